@@ -1,0 +1,326 @@
+"""Pipeline settings: `pipelines/<domain>.toml` → a validated, frozen Settings record.
+
+Values are layered: defaults < pipeline file < environment (`KGCRAWL_<SECTION>_<KEY>`)
+< command line (`--set section.key=value`), and each remembers where it came
+from, so `kgcrawl pipeline check` can say why a value is what it is. Any bad
+value stops the command before anything runs, with one line naming the key and
+the file (SPEC §11).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+
+class SettingsError(ValueError):
+    """A pipeline setting is wrong; the message names the key and the file."""
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """Scoring: thresholds (α, β), Eq. 9 weights r, PageRank ω and d, Eq. 1 k and τ, BM25."""
+
+    alpha: float = 0.70
+    beta: float = 0.19
+    r: tuple[float, float, float] = (0.55, 0.25, 0.20)
+    omega: float = 0.6
+    damping: float = 0.85
+    k: tuple[float, float, float, float, float] = (0.2, 0.2, 0.2, 0.2, 0.2)
+    tau: float = 1.0
+    bm25_k: float = 2.0
+    bm25_b: float = 0.75
+    pagerank_every: int = 100
+
+
+@dataclass(frozen=True)
+class Crawl:
+    """The crawl loop and its state."""
+
+    strategy: str = "fcits_oh"
+    max_pages: int = 15000
+    workers: int = 1
+    seed: int = 0
+    checkpoint_every: int = 50
+    discard_keep: int = 200_000
+    report_every: int = 500
+
+
+@dataclass(frozen=True)
+class Tabu:
+    """ITS (SPEC §5.6), FCTS (§5.5), FCSA (§5.4) and FCITS_OH host memory (§5.7)."""
+
+    tenure: int = 5
+    its_tries: int = 5
+    host_tenure: int = 4
+    seeds_per_host: int = 1
+    early_fraction: float = 0.3
+    min_hosts: int = 10
+    inject_links: int = 3
+    host_min_visits: int = 50
+    host_max_visits: int = 100
+    host_min_ratio: float = 0.8
+    sa_t0: float = 1.0
+    sa_cooling: float = 0.995
+    sa_floor: float = 1e-3
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """Politeness and limits of SPEC §6."""
+
+    user_agent: str = "kgcrawl/0.1 (+https://github.com/kgcrawl/kgcrawl)"
+    delay: float = 1.0
+    connect_timeout: float = 5.0
+    read_timeout: float = 20.0
+    max_redirects: int = 5
+    retries: int = 2
+    max_bytes: int = 5_000_000
+
+
+@dataclass(frozen=True)
+class Graph:
+    """Where the knowledge graph lives: "embedded", "none", or a bolt:// / neo4j:// URI."""
+
+    uri: str = "embedded"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything one domain needs; built only by `load_settings`."""
+
+    domain: str
+    topic: str
+    ontology: Path
+    seeds: tuple[str, ...]
+    language: str = "zh"
+    relevance: Relevance = field(default_factory=Relevance)
+    crawl: Crawl = field(default_factory=Crawl)
+    tabu: Tabu = field(default_factory=Tabu)
+    fetch: Fetch = field(default_factory=Fetch)
+    graph: Graph = field(default_factory=Graph)
+    source: Path | None = None
+    origins: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def flat(self) -> dict[str, Any]:
+        """Every setting as `section.key` → value (top-level keys without a section)."""
+        out: dict[str, Any] = {}
+        for name in _TOP_KEYS:
+            out[name] = getattr(self, name)
+        for section in _SECTIONS:
+            record = getattr(self, section)
+            for f in fields(record):
+                out[f"{section}.{f.name}"] = getattr(record, f.name)
+        return out
+
+
+_SECTIONS: dict[str, type] = {
+    "relevance": Relevance,
+    "crawl": Crawl,
+    "tabu": Tabu,
+    "fetch": Fetch,
+    "graph": Graph,
+}
+_TOP_KEYS = ("domain", "topic", "ontology", "seeds", "language")
+_REQUIRED = ("topic", "ontology", "seeds")
+
+# A source checkout ships pipelines/ beside the package; the working directory wins.
+_CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+def resolve_pipeline(name_or_path: str) -> Path:
+    """`tourism` → `pipelines/tourism.toml`; a path is taken as it is."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise SettingsError(f"{path}: no such pipeline file")
+        return path
+    for folder in (Path.cwd() / "pipelines", _CHECKOUT / "pipelines"):
+        candidate = folder / f"{name_or_path}.toml"
+        if candidate.is_file():
+            return candidate
+    raise SettingsError(f"{name_or_path}: no pipeline named so (looked for pipelines/{name_or_path}.toml)")
+
+
+def parse_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """`["crawl.max_pages=100"]` → `{"crawl.max_pages": "100"}`."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SettingsError(f"--set {pair}: expected key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load_settings(
+    name_or_path: str,
+    overrides: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+    check_ontology: bool = True,
+) -> Settings:
+    """Read, layer and validate a pipeline; raise SettingsError naming key and file."""
+    path = resolve_pipeline(name_or_path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot read the pipeline ({exc})") from None
+
+    values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    for key, value in raw.items():
+        if isinstance(value, dict):
+            if key not in _SECTIONS:
+                raise SettingsError(f"{path}: unknown section [{key}]")
+            for sub, subvalue in value.items():
+                values[f"{key}.{sub}"] = subvalue
+                origins[f"{key}.{sub}"] = str(path)
+        else:
+            values[key] = value
+            origins[key] = str(path)
+    values.setdefault("domain", path.stem)
+    origins.setdefault("domain", f"{path} (file name)")
+
+    env = os.environ if environ is None else environ
+    for key in _known_keys():
+        env_name = "KGCRAWL_" + key.replace(".", "_").upper()
+        if env_name in env:
+            values[key] = env[env_name]
+            origins[key] = f"environment {env_name}"
+    for key, value in (overrides or {}).items():
+        values[key] = value
+        origins[key] = "command line"
+
+    known = _known_keys()
+    for key in values:
+        if key not in known:
+            where = "command line" if origins[key] == "command line" else path
+            raise SettingsError(f"{where}: unknown key '{key}'")
+    for key in _REQUIRED:
+        if key not in values:
+            raise SettingsError(f"{path}: missing key '{key}'")
+
+    settings = _build(values, origins, path)
+    _validate(settings, path, check_ontology)
+    return settings
+
+
+def _known_keys() -> dict[str, Any]:
+    keys: dict[str, Any] = {
+        "domain": str,
+        "topic": str,
+        "ontology": Path,
+        "seeds": tuple[str, ...],
+        "language": str,
+    }
+    for section, record in _SECTIONS.items():
+        for f in fields(record):
+            keys[f"{section}.{f.name}"] = f.default
+    return keys
+
+
+def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
+    """Turn a TOML, environment or command-line value into the default's type."""
+    try:
+        if isinstance(like, tuple):
+            items = value.split(",") if isinstance(value, str) else list(value)
+            out = tuple(type(like[0])(float(x) if isinstance(like[0], float) else x) for x in items)
+            if len(out) != len(like):
+                raise ValueError(f"expected {len(like)} values, got {len(out)}")
+            return out
+        if isinstance(like, bool):
+            return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+        if isinstance(like, int):
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(f"expected a whole number, got {value}")
+            return int(value)
+        if isinstance(like, float):
+            number = float(value)
+            if not math.isfinite(number):
+                raise ValueError("not a finite number")
+            return number
+        return str(value)
+    except (TypeError, ValueError) as exc:
+        raise SettingsError(f"{where}: key '{key}': {exc}") from None
+
+
+def _build(values: dict[str, Any], origins: dict[str, str], path: Path) -> Settings:
+    sections: dict[str, Any] = {}
+    for section, record in _SECTIONS.items():
+        kwargs = {}
+        for f in fields(record):
+            key = f"{section}.{f.name}"
+            if key in values:
+                kwargs[f.name] = _coerce(key, values[key], f.default, origins[key])
+        sections[section] = record(**kwargs)
+    seeds = values["seeds"]
+    if isinstance(seeds, str):
+        seeds = [s for s in seeds.split(",") if s.strip()]
+    if not isinstance(seeds, list | tuple):
+        raise SettingsError(f"{origins['seeds']}: key 'seeds': expected a list of URLs")
+    ontology = Path(str(values["ontology"]))
+    if not ontology.is_absolute():
+        ontology = (path.parent / ontology).resolve()
+    full_origins = {key: origins.get(key, "default") for key in _known_keys()}
+    return Settings(
+        domain=str(values["domain"]),
+        topic=str(values["topic"]),
+        ontology=ontology,
+        seeds=tuple(str(s).strip() for s in seeds),
+        language=str(values.get("language", "zh")),
+        source=path,
+        origins=full_origins,
+        **sections,
+    )
+
+
+def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
+    def fail(key: str, message: str) -> None:
+        origin = settings.origins.get(key, str(path))
+        where = path if origin in ("default", str(path)) else f"{path} ({origin})"
+        raise SettingsError(f"{where}: key '{key}': {message}")
+
+    rel = settings.relevance
+    for key, value in (("relevance.alpha", rel.alpha), ("relevance.beta", rel.beta)):
+        if not 0 <= value <= 1:
+            fail(key, f"must lie in [0, 1], got {value}")
+    for key, vector in (("relevance.r", rel.r), ("relevance.k", rel.k)):
+        if any(not 0 <= x <= 1 for x in vector):
+            fail(key, f"every value must lie in [0, 1], got {list(vector)}")
+        if not math.isclose(sum(vector), 1.0, abs_tol=1e-9):
+            fail(key, f"must sum to 1, got {sum(vector):g}")
+    if not 0 < rel.damping < 1:
+        fail("relevance.damping", f"must lie in (0, 1), got {rel.damping}")
+    if rel.tau <= 0:
+        fail("relevance.tau", f"must be positive, got {rel.tau}")
+    if settings.crawl.max_pages < 1:
+        fail("crawl.max_pages", "must be at least 1")
+    if settings.crawl.workers < 1:
+        fail("crawl.workers", "must be at least 1")
+    if settings.fetch.delay < 0:
+        fail("fetch.delay", "must not be negative")
+    if not settings.seeds:
+        fail("seeds", "needs at least one seed URL")
+    for seed in settings.seeds:
+        parts = urlsplit(seed)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            fail("seeds", f"not an http(s) URL: {seed!r}")
+    if not check_ontology:
+        return
+    if not settings.ontology.is_file():
+        fail("ontology", f"no such file: {settings.ontology}")
+    from kgcrawl.ontology.model import OntologyError
+    from kgcrawl.ontology.owl import read_ontology
+
+    try:
+        onto = read_ontology(settings.ontology)
+    except OntologyError as exc:
+        fail("ontology", str(exc))
+    if onto.find(settings.topic) is None:
+        fail("topic", f"the ontology {settings.ontology.name} has no concept {settings.topic!r}")
+

@@ -1,0 +1,159 @@
+"""OWL/Turtle ⇄ the tree model.
+
+Tree edges are encoded as SPEC §3.3 says: Is-a is `rdfs:subClassOf` a named
+class, Induced-By is `rdfs:subClassOf [owl:onProperty kg:inducedBy;
+owl:someValuesFrom Parent]`, Synonym is the annotation `kg:synonymOf Parent`.
+A class with extra is-a parents names its tree parent with `kg:treeParent`, so
+the tree survives a round trip. Writing goes through owlready2 (the RDF/XML that
+Protégé and HermiT read), reading and Turtle through rdflib.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+
+from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
+
+KG = "https://w3id.org/kgcrawl#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+# Without kg:treeParent, the one non-is-a edge (there is at most one) is the tree edge.
+_PARENT_PREFERENCE = {Edge.SYNONYM: 0, Edge.INDUCED_BY: 1, Edge.IS_A: 2}
+
+
+def read_ontology(path: str | Path) -> Ontology:
+    """Load an OWL (RDF/XML) or Turtle file into the tree model."""
+    import rdflib
+    from rdflib.namespace import OWL, RDF, RDFS
+
+    path = Path(path)
+    graph = rdflib.Graph()
+    fmt = "turtle" if path.suffix == ".ttl" else "xml"
+    try:
+        graph.parse(path, format=fmt)
+    except FileNotFoundError:
+        raise OntologyError(f"{path}: no such file") from None
+    except Exception as exc:  # rdflib raises many parser types
+        raise OntologyError(f"{path}: not a readable ontology ({exc})") from exc
+
+    kg = rdflib.Namespace(KG)
+    skos = rdflib.Namespace(SKOS)
+    ontology_iri = next(iter(graph.subjects(RDF.type, OWL.Ontology)), None)
+    classes = sorted(c for c in set(graph.subjects(RDF.type, OWL.Class)) if isinstance(c, rdflib.URIRef))
+    if not classes:
+        raise OntologyError(f"{path}: no owl:Class in the file")
+
+    concepts: dict[str, Concept] = {}
+    for cls in classes:
+        labels: dict[str, list[str]] = {}
+        for literal in graph.objects(cls, RDFS.label):
+            labels.setdefault(literal.language or "", []).append(str(literal))
+        alts: dict[str, list[str]] = {}
+        for lang, texts in labels.items():
+            texts.sort()
+            alts.setdefault(lang, []).extend(texts[1:])
+        for literal in graph.objects(cls, skos.altLabel):
+            alts.setdefault(literal.language or "", []).append(str(literal))
+
+        candidates: list[tuple[str, Edge]] = []
+        for sup in graph.objects(cls, RDFS.subClassOf):
+            if isinstance(sup, rdflib.URIRef):
+                if sup != OWL.Thing:
+                    candidates.append((str(sup), Edge.IS_A))
+            elif graph.value(sup, OWL.onProperty) == kg.inducedBy:
+                target = graph.value(sup, OWL.someValuesFrom)
+                if isinstance(target, rdflib.URIRef):
+                    candidates.append((str(target), Edge.INDUCED_BY))
+        candidates += [(str(o), Edge.SYNONYM) for o in graph.objects(cls, kg.synonymOf)]
+        candidates.sort(key=lambda pe: (_PARENT_PREFERENCE[pe[1]], pe[0]))
+
+        tree_parent = graph.value(cls, kg.treeParent)
+        chosen = None
+        if tree_parent is not None:
+            chosen = next((pe for pe in candidates if pe[0] == str(tree_parent)), None)
+        elif candidates:
+            chosen = candidates[0]
+        concepts[str(cls)] = Concept(
+            iri=str(cls),
+            labels={lang: texts[0] for lang, texts in labels.items()},
+            alt_labels={lang: tuple(dict.fromkeys(t)) for lang, t in alts.items() if t},
+            parent=chosen[0] if chosen else None,
+            edge=chosen[1] if chosen else None,
+            extra_parents=tuple(
+                p for p, e in candidates if e is Edge.IS_A and (chosen is None or p != chosen[0])
+            ),
+        )
+    try:
+        return Ontology(iri=str(ontology_iri or path.stem), concepts=concepts)
+    except OntologyError as exc:
+        raise OntologyError(f"{path}: {exc}") from None
+
+
+def write_ontology(onto: Ontology, owl_path: str | Path, ttl_path: str | Path | None = None) -> None:
+    """Write OWL 2 RDF/XML with owlready2 and, if asked, Turtle with rdflib."""
+    import owlready2
+    import rdflib
+
+    owl_path = Path(owl_path)
+    owl_path.parent.mkdir(parents=True, exist_ok=True)
+    world = owlready2.World()
+    base = onto.iri if onto.iri.endswith(("#", "/")) else onto.iri + "#"
+    out = world.get_ontology(base)
+    with out:
+        kg = out.get_namespace(KG)
+        skos = out.get_namespace(SKOS)
+
+        class inducedBy(owlready2.ObjectProperty):  # noqa: N801 - OWL name
+            namespace = kg
+
+        class synonymOf(owlready2.AnnotationProperty):  # noqa: N801
+            namespace = kg
+
+        class treeParent(owlready2.AnnotationProperty):  # noqa: N801
+            namespace = kg
+
+        class altLabel(owlready2.AnnotationProperty):  # noqa: N801
+            namespace = skos
+
+        made: dict[str, owlready2.ThingClass] = {}
+        for concept in onto.concepts.values():  # breadth-first: parents come first
+            with out.get_namespace(_namespace_of(concept.iri)):
+                made[concept.iri] = types.new_class(_local_name(concept.iri), (owlready2.Thing,))
+        for concept in onto.concepts.values():
+            cls = made[concept.iri]
+            supers = []
+            if concept.edge is Edge.IS_A:
+                supers.append(made[concept.parent])
+            supers += [made[p] for p in concept.extra_parents]
+            if supers:
+                cls.is_a = supers
+            if concept.edge is Edge.INDUCED_BY:
+                cls.is_a.append(inducedBy.some(made[concept.parent]))
+            elif concept.edge is Edge.SYNONYM:
+                cls.synonymOf = [made[concept.parent]]
+            if concept.extra_parents:
+                cls.treeParent = [made[concept.parent]]
+            cls.label = [owlready2.locstr(t, lang=lang) for lang, t in concept.labels.items()]
+            cls.altLabel = [
+                owlready2.locstr(t, lang=lang)
+                for lang, texts in concept.alt_labels.items()
+                for t in texts
+            ]
+    out.save(file=str(owl_path), format="rdfxml")
+    world.close()
+    if ttl_path is not None:
+        graph = rdflib.Graph()
+        graph.parse(owl_path, format="xml")
+        graph.bind("kg", KG)
+        graph.bind("skos", SKOS)
+        graph.serialize(destination=str(ttl_path), format="turtle")
+
+
+def _namespace_of(iri: str) -> str:
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    return iri[: cut + 1]
+
+
+def _local_name(iri: str) -> str:
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    return iri[cut + 1 :]
