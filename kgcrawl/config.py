@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from kgcrawl.errors import KgcrawlError
 
-class SettingsError(ValueError):
+
+class SettingsError(KgcrawlError):
     """A pipeline setting is wrong; the message names the key and the file."""
 
 
@@ -144,7 +146,9 @@ def resolve_pipeline(name_or_path: str) -> Path:
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
-    raise SettingsError(f"{name_or_path}: no pipeline named so (looked for pipelines/{name_or_path}.toml)")
+    raise SettingsError(
+        f"{name_or_path}: no pipeline named so (looked for pipelines/{name_or_path}.toml)"
+    )
 
 
 def parse_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -323,4 +327,3 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("ontology", str(exc))
     if onto.find(settings.topic) is None:
         fail("topic", f"the ontology {settings.ontology.name} has no concept {settings.topic!r}")
-

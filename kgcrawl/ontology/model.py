@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from kgcrawl.errors import KgcrawlError
+
 
 class Edge(StrEnum):
     """Relation type of a tree edge, child → parent."""
@@ -58,7 +60,7 @@ class Concept:
         return tuple(seen)
 
 
-class OntologyError(ValueError):
+class OntologyError(KgcrawlError):
     """The ontology is not a tree we can use (missing parent, cycle, no root)."""
 
 

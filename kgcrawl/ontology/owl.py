@@ -39,7 +39,9 @@ def read_ontology(path: str | Path) -> Ontology:
     kg = rdflib.Namespace(KG)
     skos = rdflib.Namespace(SKOS)
     ontology_iri = next(iter(graph.subjects(RDF.type, OWL.Ontology)), None)
-    classes = sorted(c for c in set(graph.subjects(RDF.type, OWL.Class)) if isinstance(c, rdflib.URIRef))
+    classes = sorted(
+        c for c in set(graph.subjects(RDF.type, OWL.Class)) if isinstance(c, rdflib.URIRef)
+    )
     if not classes:
         raise OntologyError(f"{path}: no owl:Class in the file")
 
@@ -89,7 +91,9 @@ def read_ontology(path: str | Path) -> Ontology:
         raise OntologyError(f"{path}: {exc}") from None
 
 
-def write_ontology(onto: Ontology, owl_path: str | Path, ttl_path: str | Path | None = None) -> None:
+def write_ontology(
+    onto: Ontology, owl_path: str | Path, ttl_path: str | Path | None = None
+) -> None:
     """Write OWL 2 RDF/XML with owlready2 and, if asked, Turtle with rdflib."""
     import owlready2
     import rdflib
@@ -103,16 +107,16 @@ def write_ontology(onto: Ontology, owl_path: str | Path, ttl_path: str | Path | 
         kg = out.get_namespace(KG)
         skos = out.get_namespace(SKOS)
 
-        class inducedBy(owlready2.ObjectProperty):  # noqa: N801 - OWL name
+        class inducedBy(owlready2.ObjectProperty):
             namespace = kg
 
-        class synonymOf(owlready2.AnnotationProperty):  # noqa: N801
+        class synonymOf(owlready2.AnnotationProperty):
             namespace = kg
 
-        class treeParent(owlready2.AnnotationProperty):  # noqa: N801
+        class treeParent(owlready2.AnnotationProperty):
             namespace = kg
 
-        class altLabel(owlready2.AnnotationProperty):  # noqa: N801
+        class altLabel(owlready2.AnnotationProperty):
             namespace = skos
 
         made: dict[str, owlready2.ThingClass] = {}

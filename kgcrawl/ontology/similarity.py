@@ -94,8 +94,10 @@ def sem(
     """Sem(C1, C2) = Σ k_i · IF_i (Eq. 1); 1 for a concept with itself."""
     if c1 == c2:
         return Fraction(1)
-    return sum((ki * f for ki, f in zip(k, factors(onto, c1, c2, tau).as_tuple(), strict=True)),
-               Fraction(0))
+    return sum(
+        (ki * f for ki, f in zip(k, factors(onto, c1, c2, tau).as_tuple(), strict=True)),
+        Fraction(0),
+    )
 
 
 def topic_weights(

@@ -1,0 +1,3 @@
+from kgcrawl.cli import main
+
+main()

@@ -1,0 +1,115 @@
+"""Rich and plain renderings of a topic model for the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from rich.table import Table
+from rich.tree import Tree
+
+from kgcrawl.ontology.topic import TopicModel
+
+
+def _row(model: TopicModel, iri: str) -> dict[str, Any]:
+    concept = model.ontology.concepts[iri]
+    return {
+        "iri": iri,
+        "label": concept.label("zh"),
+        "label_en": concept.labels.get("en", ""),
+        "alt_labels": [t for texts in concept.alt_labels.values() for t in texts],
+        "parent": concept.parent,
+        "edge": concept.edge.value if concept.edge else None,
+        "depth": model.ontology.depth[iri],
+        "weight": float(model.weights[iri]),
+    }
+
+
+def ontology_json(model: TopicModel) -> dict[str, Any]:
+    onto = model.ontology
+    return {
+        "iri": onto.iri,
+        "topic": model.topic,
+        "concepts": len(onto),
+        "levels": onto.levels,
+        "branches": [onto.concepts[c].label("en") for c in onto.children[onto.root]],
+        "tree": [_row(model, iri) for iri in onto.concepts],
+    }
+
+
+def ontology_tree(model: TopicModel) -> Tree:
+    onto = model.ontology
+    title = (
+        f"[bold]{onto.concepts[onto.root].label()}[/bold] — {len(onto)} concepts, "
+        f"{onto.levels} levels, topic {onto.concepts[model.topic].label()}"
+    )
+    nodes = {onto.root: Tree(title)}
+    for iri in onto.concepts:
+        if iri == onto.root:
+            continue
+        row = _row(model, iri)
+        text = (
+            f"{row['label']} [dim]{row['label_en']}[/dim]  "
+            f"[cyan]{row['edge']}[/cyan] d={row['depth']} w={row['weight']:.4f}"
+        )
+        nodes[iri] = nodes[onto.concepts[iri].parent].add(text)
+    return nodes[onto.root]
+
+
+def weights_table(model: TopicModel) -> Table:
+    table = Table(
+        "concept",
+        "en",
+        "depth",
+        "IF_Dis",
+        "IF_Den",
+        "IF_Dep",
+        "IF_Coi",
+        "IF_Rel",
+        "W_T",
+        title=f"W_T for {model.ontology.concepts[model.topic].label()} (Eq. 1–2)",
+    )
+    for iri in model.ontology.concepts:
+        row = _row(model, iri)
+        f = model.factors[iri]
+        table.add_row(
+            row["label"],
+            row["label_en"],
+            str(row["depth"]),
+            *(f"{float(x):.4f}" for x in f.as_tuple()),
+            f"{row['weight']:.4f}",
+        )
+    return table
+
+
+def weights_csv(model: TopicModel) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            "iri",
+            "label",
+            "label_en",
+            "depth",
+            "if_dis",
+            "if_den",
+            "if_dep",
+            "if_coi",
+            "if_rel",
+            "weight",
+        ]
+    )
+    for iri in model.ontology.concepts:
+        row = _row(model, iri)
+        writer.writerow(
+            [
+                iri,
+                row["label"],
+                row["label_en"],
+                row["depth"],
+                *(f"{float(x):.6f}" for x in model.factors[iri].as_tuple()),
+                f"{row['weight']:.6f}",
+            ]
+        )
+    return out.getvalue()
