@@ -95,10 +95,13 @@ def pipeline_check(
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: project errors become one line on stderr and exit code 2."""
+    from rich.markup import escape
+
     from kgcrawl.errors import KgcrawlError
 
     try:
         app(args=argv, standalone_mode=True)
     except KgcrawlError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        message = f"[red]error:[/red] {escape(str(exc))}"
+        Console(stderr=True).print(message, highlight=False, soft_wrap=True)
         raise SystemExit(2) from None

@@ -78,7 +78,7 @@ def read_ontology(path: str | Path) -> Ontology:
         concepts[str(cls)] = Concept(
             iri=str(cls),
             labels={lang: texts[0] for lang, texts in labels.items()},
-            alt_labels={lang: tuple(dict.fromkeys(t)) for lang, t in alts.items() if t},
+            alt_labels={lang: tuple(sorted(set(t))) for lang, t in alts.items() if t},
             parent=chosen[0] if chosen else None,
             edge=chosen[1] if chosen else None,
             extra_parents=tuple(

@@ -1,0 +1,96 @@
+"""OWL and Turtle round trips of the tree model, and broken ontologies."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
+from kgcrawl.ontology.owl import read_ontology, write_ontology
+
+NS = "http://example.org/rt#"
+
+
+def concept(name: str, parent: str | None = None, edge: Edge | None = None, **kw) -> Concept:
+    return Concept(
+        NS + name,
+        {"en": name.lower(), "zh": "概念" + name},
+        parent=parent and NS + parent,
+        edge=edge,
+        **kw,
+    )
+
+
+@pytest.fixture
+def tree() -> Ontology:
+    return Ontology(
+        NS,
+        {
+            c.iri: c
+            for c in [
+                concept("Root"),
+                concept("A", "Root", Edge.IS_A),
+                concept("B", "Root", Edge.INDUCED_BY),
+                concept("A1", "A", Edge.IS_A, extra_parents=(NS + "B",)),
+                concept(
+                    "A2", "A", Edge.SYNONYM, alt_labels={"zh": ("别名", "又名"), "en": ("alias",)}
+                ),
+                concept("B1", "B", Edge.IS_A),
+            ]
+        },
+    )
+
+
+@pytest.mark.parametrize("suffix", [".owl", ".ttl"])
+def test_round_trip_keeps_tree_edges_and_labels(tmp_path, tree, suffix) -> None:
+    write_ontology(tree, tmp_path / "t.owl", tmp_path / "t.ttl")
+    back = read_ontology(tmp_path / f"t{suffix}")
+    assert back.concepts == tree.concepts
+    assert back.root == NS + "Root"
+    assert back.depth[NS + "B1"] == 2
+    assert back.find("alias").iri == NS + "A2"
+    assert back.find("概念B").iri == NS + "B"
+
+
+def test_owl_encodes_edges_as_the_spec_says(tmp_path, tree) -> None:
+    import rdflib
+    from rdflib.namespace import OWL, RDFS
+
+    write_ontology(tree, tmp_path / "t.owl")
+    g = rdflib.Graph().parse(tmp_path / "t.owl", format="xml")
+    kg = rdflib.Namespace("https://w3id.org/kgcrawl#")
+    a, b, a1, a2 = (rdflib.URIRef(NS + n) for n in ("A", "B", "A1", "A2"))
+    assert (a1, RDFS.subClassOf, a) in g and (a1, RDFS.subClassOf, b) in g
+    assert (a2, kg.synonymOf, a) in g
+    restriction = next(o for o in g.objects(b, RDFS.subClassOf) if isinstance(o, rdflib.BNode))
+    assert g.value(restriction, OWL.onProperty) == kg.inducedBy
+    assert g.value(restriction, OWL.someValuesFrom) == rdflib.URIRef(NS + "Root")
+
+
+def test_two_roots_are_refused() -> None:
+    with pytest.raises(OntologyError, match="exactly one root"):
+        Ontology(NS, {c.iri: c for c in [concept("X"), concept("Y")]})
+
+
+def test_missing_parent_is_refused() -> None:
+    with pytest.raises(OntologyError, match="is not a concept"):
+        Ontology(NS, {c.iri: c for c in [concept("X"), concept("Y", "Nope", Edge.IS_A)]})
+
+
+def test_cycle_is_refused() -> None:
+    with pytest.raises(OntologyError, match="not under the root"):
+        Ontology(
+            NS,
+            {
+                c.iri: c
+                for c in [concept("X"), concept("Y", "Z", Edge.IS_A), concept("Z", "Y", Edge.IS_A)]
+            },
+        )
+
+
+def test_unreadable_file_names_the_file(tmp_path) -> None:
+    bad = tmp_path / "bad.owl"
+    bad.write_text("<rdf:RDF this is not xml", encoding="utf-8")
+    with pytest.raises(OntologyError, match=r"bad\.owl: not a readable ontology"):
+        read_ontology(bad)
+    with pytest.raises(OntologyError, match=r"missing\.ttl: no such file"):
+        read_ontology(tmp_path / "missing.ttl")

@@ -1,0 +1,111 @@
+"""The command line: every command documented, the ontology commands on a real file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kgcrawl.cli import app
+from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.ontology.owl import write_ontology
+
+runner = CliRunner()
+NS = "http://example.org/cli#"
+
+
+def _commands(group, prefix: str = ""):
+    for name, command in group.commands.items():
+        yield prefix + name, command
+        if hasattr(command, "commands"):
+            yield from _commands(command, prefix + name + " ")
+
+
+def test_every_command_has_help_text() -> None:
+    root = typer.main.get_command(app)
+    commands = list(_commands(root))
+    assert {"ontology show", "ontology weights", "pipeline check"} <= {n for n, _ in commands}
+    for name, command in commands:
+        assert (command.help or "").strip(), f"`kgcrawl {name}` has no help text"
+        result = runner.invoke(app, [*name.split(), "--help"])
+        assert result.exit_code == 0, name
+
+
+@pytest.fixture(scope="module")
+def owl_file(tmp_path_factory):
+    onto = Ontology(
+        NS,
+        {
+            c.iri: c
+            for c in [
+                Concept(NS + "R", {"zh": "暴雨灾害", "en": "rainstorm disaster"}),
+                Concept(
+                    NS + "F", {"zh": "洪水", "en": "flood"}, parent=NS + "R", edge=Edge.INDUCED_BY
+                ),
+                Concept(
+                    NS + "L",
+                    {"zh": "山体滑坡", "en": "landslide"},
+                    parent=NS + "R",
+                    edge=Edge.INDUCED_BY,
+                ),
+                Concept(
+                    NS + "U",
+                    {"zh": "城市内涝", "en": "urban waterlogging"},
+                    parent=NS + "F",
+                    edge=Edge.IS_A,
+                ),
+            ]
+        },
+    )
+    path = tmp_path_factory.mktemp("cli") / "mini.owl"
+    write_ontology(onto, path)
+    return path
+
+
+def test_ontology_show_tree_and_json(owl_file) -> None:
+    result = runner.invoke(app, ["ontology", "show", str(owl_file)])
+    assert result.exit_code == 0, result.output
+    assert "城市内涝" in result.output and "induced-by" in result.output
+    data = json.loads(runner.invoke(app, ["ontology", "show", str(owl_file), "--json"]).output)
+    assert data["concepts"] == 4 and data["levels"] == 3
+    assert data["branches"] == ["flood", "landslide"]
+    by_label = {row["label"]: row for row in data["tree"]}
+    # Sem(R, F): IF_Dis 1/2, IF_Den 2/2, IF_Dep 0, IF_Coi 0, IF_Rel 1/2 → (1/2+1+1/2)/5 = 0.4
+    assert by_label["洪水"]["weight"] == pytest.approx(0.4)
+    assert by_label["暴雨灾害"]["weight"] == 1.0
+
+
+def test_ontology_weights_csv(owl_file) -> None:
+    result = runner.invoke(app, ["ontology", "weights", str(owl_file), "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert [r["label"] for r in rows] == ["暴雨灾害", "洪水", "山体滑坡", "城市内涝"]
+    # Sem(R, U): IF_Dis 1/3, IF_Den 1, IF_Dep 0, IF_Coi 0, IF_Rel (1/3 + 1/2)/2 = 5/12
+    assert float(rows[3]["weight"]) == pytest.approx((1 / 3 + 1 + 5 / 12) / 5)
+
+
+def test_cli_import_loads_no_heavy_library() -> None:
+    """`kgcrawl --help` must start fast (≤ 0.5 s, benchmarks/bench_cli_startup.py)."""
+    import subprocess
+    import sys
+
+    heavy = (
+        "numpy",
+        "scipy",
+        "owlready2",
+        "rdflib",
+        "jieba",
+        "lxml",
+        "trafilatura",
+        "falkordb",
+        "neo4j",
+        "matplotlib",
+        "requests",
+    )
+    code = f"import sys, kgcrawl.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,154 @@
+"""Pipeline loading: layering with origins, and every validation error naming key and file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgcrawl.cli import main
+from kgcrawl.config import SettingsError, load_settings, parse_overrides
+from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.ontology.owl import write_ontology
+
+NS = "http://example.org/mini#"
+
+
+@pytest.fixture(scope="module")
+def ontology_file(tmp_path_factory) -> Path:
+    onto = Ontology(
+        NS,
+        {
+            NS + "Tourism": Concept(NS + "Tourism", {"zh": "旅游", "en": "tourism"}),
+            NS + "Hotel": Concept(
+                NS + "Hotel", {"zh": "酒店", "en": "hotel"}, parent=NS + "Tourism", edge=Edge.IS_A
+            ),
+        },
+    )
+    path = tmp_path_factory.mktemp("onto") / "mini.owl"
+    write_ontology(onto, path)
+    return path
+
+
+GOOD = """\
+topic = "旅游"
+ontology = "{ontology}"
+seeds = ["http://www.example.com/", "https://travel.example.org/a?b=1"]
+
+[relevance]
+alpha = 0.7
+beta = 0.19
+
+[crawl]
+max_pages = 100
+"""
+
+
+def write_pipeline(tmp_path: Path, ontology_file: Path, text: str = GOOD, **swap: str) -> Path:
+    body = text.format(ontology=ontology_file)
+    for old, new in swap.items():
+        old = old.replace("__", " ")
+        assert old in body, old
+        body = body.replace(old, new)
+    path = tmp_path / "mini.toml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_layers_remember_where_values_came_from(tmp_path, ontology_file) -> None:
+    path = write_pipeline(tmp_path, ontology_file)
+    settings = load_settings(
+        str(path),
+        overrides=parse_overrides(["crawl.workers=4"]),
+        environ={"KGCRAWL_GRAPH_URI": "none", "KGCRAWL_CRAWL_MAX_PAGES": "250"},
+    )
+    assert settings.domain == "mini"
+    assert settings.relevance.alpha == 0.7
+    assert settings.crawl.max_pages == 250
+    assert settings.crawl.workers == 4
+    assert settings.graph.uri == "none"
+    assert settings.relevance.omega == 0.6
+    assert settings.origins["relevance.alpha"] == str(path)
+    assert settings.origins["crawl.max_pages"] == "environment KGCRAWL_CRAWL_MAX_PAGES"
+    assert settings.origins["crawl.workers"] == "command line"
+    assert settings.origins["relevance.omega"] == "default"
+    assert settings.seeds[1] == "https://travel.example.org/a?b=1"
+
+
+BAD = [
+    # (replace this, with this, key named in the message)
+    ("[crawl]", "[crawl]\nspeed = 3", "crawl.speed"),
+    ("alpha = 0.7", "alpha = 1.5", "relevance.alpha"),
+    ("beta = 0.19", "beta = -0.1", "relevance.beta"),
+    ("beta = 0.19", "beta = 0.19\nk = [0.3, 0.2, 0.2, 0.2, 0.2]", "relevance.k"),
+    ("beta = 0.19", "beta = 0.19\nr = [0.5, 0.25, 0.20]", "relevance.r"),
+    ("beta = 0.19", "beta = 0.19\nr = [1.2, -0.4, 0.2]", "relevance.r"),
+    ('"http://www.example.com/"', '"ftp://www.example.com/"', "seeds"),
+    ('"http://www.example.com/"', '"www.example.com"', "seeds"),
+    ('topic = "旅游"', 'topic = "暴雨灾害"', "topic"),
+    ("max_pages = 100", 'max_pages = "many"', "crawl.max_pages"),
+    ("[crawl]", "[crawling]", "crawling"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "key"), BAD, ids=[b[2] + ":" + b[1][-12:] for b in BAD])
+def test_bad_setting_names_key_and_file(tmp_path, ontology_file, capsys, old, new, key) -> None:
+    path = write_pipeline(tmp_path, ontology_file, GOOD.replace(old, new))
+    with pytest.raises(SettingsError) as caught:
+        load_settings(str(path))
+    assert key in str(caught.value)
+    assert str(path) in str(caught.value)
+    with pytest.raises(SystemExit) as exited:
+        main(["pipeline", "check", str(path)])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert key in err and "mini.toml" in err
+    assert len(err.strip().splitlines()) <= 2  # one message (rich may wrap a long path)
+
+
+def test_missing_ontology_file(tmp_path, ontology_file) -> None:
+    path = write_pipeline(tmp_path, tmp_path / "nowhere.owl")
+    with pytest.raises(SettingsError, match=r"mini\.toml.*'ontology'.*nowhere\.owl"):
+        load_settings(str(path))
+
+
+def test_missing_required_key(tmp_path, ontology_file) -> None:
+    path = write_pipeline(tmp_path, ontology_file, GOOD.replace('topic = "旅游"\n', ""))
+    with pytest.raises(SettingsError, match=r"mini\.toml: missing key 'topic'"):
+        load_settings(str(path))
+
+
+def test_unknown_key_on_command_line(tmp_path, ontology_file) -> None:
+    path = write_pipeline(tmp_path, ontology_file)
+    with pytest.raises(SettingsError, match=r"command line: unknown key 'crawl\.nope'"):
+        load_settings(str(path), overrides=parse_overrides(["crawl.nope=1"]))
+
+
+def test_bad_override_syntax() -> None:
+    with pytest.raises(SettingsError, match="--set alpha: expected key=value"):
+        parse_overrides(["alpha"])
+
+
+def test_unknown_domain() -> None:
+    with pytest.raises(SettingsError, match="no pipeline named so"):
+        load_settings("no-such-domain")
+
+
+@pytest.mark.parametrize("domain", ["tourism", "rainstorm"])
+def test_shipped_pipelines_have_paper_defaults(domain: str) -> None:
+    settings = load_settings(domain)
+    assert len(settings.seeds) == 30
+    assert len({s for s in settings.seeds}) == 30
+    assert (settings.relevance.alpha, settings.relevance.beta) == {
+        "tourism": (0.70, 0.19),
+        "rainstorm": (0.62, 0.15),
+    }[domain]
+    assert settings.relevance.r == (0.55, 0.25, 0.20)
+    assert (settings.relevance.omega, settings.relevance.damping) == (0.6, 0.85)
+    assert (settings.tabu.tenure, settings.tabu.host_tenure) == (5, 4)
+    assert settings.crawl.max_pages == 15000
+    # every value is written in the file, none silently defaulted
+    assert all(
+        origin == str(settings.source) or key == "domain"
+        for key, origin in settings.origins.items()
+    )
