@@ -24,17 +24,21 @@ def main() -> None:
         start = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
+    heavy_names = (
+        "numpy",
+        "scipy",
+        "owlready2",
+        "rdflib",
+        "jieba",
+        "lxml",
+        "trafilatura",
+        "falkordb",
+        "neo4j",
+        "matplotlib",
+    )
+    code = f"import sys, kgcrawl.cli; print(*[m for m in {heavy_names!r} if m in sys.modules])"
     heavy = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, kgcrawl.cli; print(' '.join(sorted(m for m in ('numpy', 'scipy', 'owlready2',"
-            " 'rdflib', 'jieba', 'lxml', 'trafilatura', 'falkordb', 'neo4j', 'matplotlib')"
-            " if m in sys.modules)))",
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
     ).stdout.strip()
     print(
         f"kgcrawl --help: median {statistics.median(times) * 1000:.0f} ms, "
