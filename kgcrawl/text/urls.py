@@ -1,0 +1,36 @@
+"""URL canonical form: one spelling per page, so dedup, the frontier and the graph agree."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def canonical_url(url: str) -> str | None:
+    """w3lib's canonical form, fragment dropped, default port stripped; None if not http(s).
+
+    w3lib keeps an explicit `:80`/`:443` (NOTES.md), so we drop it ourselves.
+    """
+    from w3lib.url import canonicalize_url
+
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    canon = urlsplit(canonicalize_url(url, keep_fragments=False))
+    netloc = canon.hostname or ""
+    if port is not None and port != _DEFAULT_PORTS[canon.scheme]:
+        netloc = f"{netloc}:{port}"
+    if canon.username:
+        netloc = f"{canon.username}@{netloc}"
+    return urlunsplit((canon.scheme, netloc, canon.path or "/", canon.query, ""))
+
+
+def host_of(url: str) -> str:
+    """The host name of a URL, lower-cased, without port (the unit of politeness)."""
+    return (urlsplit(url).hostname or "").lower()

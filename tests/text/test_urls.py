@@ -1,0 +1,30 @@
+"""Canonical URLs: one spelling per page."""
+
+import pytest
+
+from kgcrawl.text.urls import canonical_url, host_of
+
+
+@pytest.mark.parametrize(
+    ("raw", "canon"),
+    [
+        ("http://Example.com:80/a/../b?z=1&a=2#frag", "http://example.com/b?a=2&z=1"),
+        ("https://x.cn:443", "https://x.cn/"),
+        ("http://x.cn:8080/p?q=中文", "http://x.cn:8080/p?q=%E4%B8%AD%E6%96%87"),
+        ("http://www.huangshan.com.cn/home?m_id=730", "http://www.huangshan.com.cn/home?m_id=730"),
+        ("  http://a.cn/x#top  ", "http://a.cn/x"),
+    ],
+)
+def test_canonical_form(raw: str, canon: str) -> None:
+    assert canonical_url(raw) == canon
+
+
+@pytest.mark.parametrize(
+    "raw", ["ftp://a.cn/", "javascript:void(0)", "mailto:a@b.cn", "http://[x", "/rel"]
+)
+def test_not_crawlable(raw: str) -> None:
+    assert canonical_url(raw) is None
+
+
+def test_host_of() -> None:
+    assert host_of("http://WWW.Example.com:8080/x") == "www.example.com"
