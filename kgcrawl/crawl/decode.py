@@ -1,0 +1,86 @@
+"""Bytes → text for HTML pages: header, BOM, <meta charset>, then detection (SPEC §6).
+
+GBK and GB2312 decode as GB18030, their superset: real "GBK" pages use characters
+outside GB2312 and strict GB2312 decoding would reject them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from kgcrawl.errors import KgcrawlError
+
+_META = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_HEADER = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_SUPERSETS = {
+    "gbk": "gb18030",
+    "gb2312": "gb18030",
+    "x-gbk": "gb18030",
+    "gb_2312-80": "gb18030",
+    "euc-cn": "gb18030",
+    "cp936": "gb18030",
+    "iso-8859-1": "cp1252",
+    "latin-1": "cp1252",
+    "ascii": "cp1252",
+    "us-ascii": "cp1252",
+}
+
+
+class DecodeError(KgcrawlError):
+    """No charset we tried turns the bytes into text."""
+
+
+def _normal(name: str) -> str | None:
+    try:
+        canonical = codecs.lookup(name.strip().lower()).name
+    except LookupError:
+        return None
+    return _SUPERSETS.get(name.strip().lower(), _SUPERSETS.get(canonical, canonical))
+
+
+def declared_charsets(body: bytes, content_type: str = "") -> list[str]:
+    """The charsets the response names, in SPEC order: header, BOM, <meta>."""
+    found = []
+    header = _HEADER.search(content_type or "")
+    if header:
+        found.append(header.group(1))
+    found += [name for bom, name in _BOMS if body.startswith(bom)]
+    meta = _META.search(body[:4096])
+    if meta:
+        found.append(meta.group(1).decode("ascii", "replace"))
+    return [n for n in (_normal(name) for name in found) if n]
+
+
+def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
+    """(text, charset); raises DecodeError when nothing decodes the bytes strictly."""
+    candidates = declared_charsets(body, content_type)
+    for charset in dict.fromkeys(candidates):
+        try:
+            return _strip_bom(body.decode(charset)), charset
+        except (UnicodeDecodeError, LookupError):
+            continue
+    for charset in ("utf-8", "gb18030"):
+        try:
+            return _strip_bom(body.decode(charset)), charset
+        except UnicodeDecodeError:
+            continue
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(body[:200_000]).best()
+    if best is not None and best.encoding:
+        charset = _normal(best.encoding) or best.encoding
+        try:
+            return _strip_bom(body.decode(charset)), charset
+        except (UnicodeDecodeError, LookupError):
+            pass
+    raise DecodeError(f"cannot decode the page (tried {', '.join(candidates) or 'detection'})")
+
+
+def _strip_bom(text: str) -> str:
+    return text[1:] if text.startswith("\ufeff") else text

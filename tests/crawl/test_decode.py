@@ -1,0 +1,51 @@
+"""Charset order of SPEC §6: header, BOM, <meta>, then detection; GBK as GB18030."""
+
+import codecs
+
+import pytest
+
+from kgcrawl.crawl.decode import DecodeError, decode_html
+
+PAGE = "<html><head>{meta}<title>暴雨预警</title></head><body>山体滑坡 堃 囧</body></html>"
+
+
+def test_gbk_with_meta() -> None:
+    body = PAGE.format(meta="<meta charset=gbk>").encode("gbk")
+    text, charset = decode_html(body)
+    assert "山体滑坡 堃 囧" in text and charset == "gb18030"
+
+
+def test_gbk_http_equiv_and_undeclared() -> None:
+    equiv = '<meta http-equiv="Content-Type" content="text/html; charset=GB2312">'
+    assert decode_html(PAGE.format(meta=equiv).encode("gbk"))[1] == "gb18030"
+    text, charset = decode_html(PAGE.format(meta="").encode("gbk"))
+    assert "暴雨预警" in text and charset == "gb18030"
+
+
+def test_header_beats_meta() -> None:
+    body = PAGE.format(meta="<meta charset=gbk>").encode("utf-8")
+    assert decode_html(body, "text/html; charset=UTF-8") == (
+        PAGE.format(meta="<meta charset=gbk>"),
+        "utf-8",
+    )
+
+
+def test_wrong_declaration_falls_back() -> None:
+    body = PAGE.format(meta="<meta charset=utf-8>").encode("gb18030")
+    text, charset = decode_html(body)
+    assert "暴雨预警" in text and charset == "gb18030"
+
+
+def test_bom_is_used_and_stripped() -> None:
+    text, charset = decode_html(codecs.BOM_UTF8 + PAGE.format(meta="").encode("utf-8"))
+    assert text.startswith("<html>") and charset == "utf-8"
+
+
+def test_binary_bytes_are_an_error() -> None:
+    """Random bytes (an image served as text/html) decode neither as declared nor by detection."""
+    import random
+
+    rng = random.Random(1)
+    blob = bytes(rng.randrange(256) for _ in range(3000))
+    with pytest.raises(DecodeError, match="cannot decode"):
+        decode_html(blob, "text/html; charset=utf-8")
