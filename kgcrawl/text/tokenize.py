@@ -10,7 +10,7 @@ first call, because every `jieba.Tokenizer()` loads its own copy (NOTES.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
 from importlib import resources
 
@@ -18,6 +18,7 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"^[\d.,%]+$")
 _SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 
 
 @cache
@@ -72,14 +73,62 @@ def stop_words() -> frozenset[str]:
 
 def content_tokens(text: str) -> list[str]:
     """Tokens worth counting as terms: no stop words, numbers or one-letter Latin."""
+    return keep_content(tokenize(text))
+
+
+def keep_content(tokens: Iterable[str]) -> list[str]:
+    """Drop stop words, numbers and one-letter Latin tokens (SPEC §3.1.2)."""
     stops = stop_words()
     return [
         tok
-        for tok in tokenize(text)
+        for tok in tokens
         if tok not in stops
         and not _NUMBER.match(tok)
         and not (len(tok) == 1 and not _CJK.match(tok))
     ]
+
+
+def word_tokens(text: str) -> list[str]:
+    """Unicode words, lower-cased: how text that is not Chinese is cut, without jieba."""
+    return [match.group().lower() for match in _WORD.finditer(text)]
+
+
+def segment(text: str, chinese: bool | None = None) -> list[str]:
+    """A document's tokens: jieba for Chinese, Unicode words otherwise (SPEC §3.1.2)."""
+    if chinese is None:
+        chinese = is_chinese(text)
+    return tokenize(text) if chinese else word_tokens(text)
+
+
+def phrase_of(label: str) -> tuple[str, ...]:
+    """The word sequence a Latin multi-word label stands for ("Natural  scenery" → 2 words)."""
+    return tuple(word_tokens(normalise_label(label)))
+
+
+def join_phrases(tokens: list[str], phrases: Collection[tuple[str, ...]]) -> list[str]:
+    """Merge each run of tokens that spells a phrase into one token, longest phrase first.
+
+    jieba keeps Chinese labels whole through user words; Latin labels of several
+    words need this so "natural scenery" counts as one term, as the label it is.
+    """
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(phrases, key=len, reverse=True):
+        if len(phrase) > 1:
+            by_first.setdefault(phrase[0], []).append(phrase)
+    if not by_first:
+        return list(tokens)
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for phrase in by_first.get(tokens[i], ()):
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                out.append(" ".join(phrase))
+                i += len(phrase)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
 
 
 def is_chinese(text: str) -> bool:
