@@ -6,6 +6,7 @@ Heavy libraries are imported inside the commands so that `kgcrawl --help` starts
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,6 +24,10 @@ pipeline_app = typer.Typer(
 )
 app.add_typer(ontology_app, name="ontology")
 app.add_typer(pipeline_app, name="pipeline")
+graph_app = typer.Typer(
+    help="Start, stop and inspect the embedded FalkorDB graph server.", no_args_is_help=True
+)
+app.add_typer(graph_app, name="graph")
 
 console = Console()
 
@@ -91,6 +96,146 @@ def pipeline_check(
         table.add_row(key, str(value), settings.origins.get(key, "default"))
     console.print(table)
     console.print(f"[green]ok[/green] {settings.source}")
+
+
+@app.command("build-ontology")
+def build_ontology(
+    corpus: Annotated[Path, typer.Argument(help="Corpus folder (.txt .md .html .jsonl).")],
+    domain: Annotated[
+        str | None, typer.Option(help="Domain name (default: the folder name).")
+    ] = None,
+    topic: Annotated[
+        str | None,
+        typer.Option(help="Topic concept label (default: the base root, else the domain)."),
+    ] = None,
+    base: Annotated[Path | None, typer.Option(help="Hand-built OWL to merge into.")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="OWL file (default: ontologies/<domain>.fca.owl).")
+    ] = None,
+    lattice_dir: Annotated[Path, typer.Option(help="Where .cxt and .gv/.svg go.")] = Path(
+        "lattice"
+    ),
+    min_df: Annotated[int, typer.Option(help="Least documents a term must occur in.")] = 2,
+    max_df: Annotated[float, typer.Option(help="Largest share of documents for a term.")] = 0.8,
+    max_terms: Annotated[int, typer.Option(help="Most terms (formal attributes).")] = 120,
+    min_chars: Annotated[int, typer.Option(help="Shortest term, in characters.")] = 2,
+    term: Annotated[
+        list[str] | None, typer.Option("--term", help="Pin a term (repeatable).")
+    ] = None,
+    terms_file: Annotated[Path | None, typer.Option(help="Pin the terms of a file.")] = None,
+    all_words: Annotated[
+        bool, typer.Option("--all-words", help="Count every Chinese word, not only nouns.")
+    ] = False,
+    min_support: Annotated[
+        int, typer.Option(help="Keep concepts with at least this many documents.")
+    ] = 0,
+    max_concepts: Annotated[int, typer.Option(help="Stop past this many concepts.")] = 200_000,
+    engine: Annotated[
+        str, typer.Option(help="Lattice engine: cbo (fast) or concepts (the library).")
+    ] = "cbo",
+) -> None:
+    """Build a domain ontology from a corpus with formal concept analysis (SPEC §3.1)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
+    from kgcrawl.ontology.build import BuildOptions
+    from kgcrawl.ontology.build import build_ontology as build
+
+    options = BuildOptions(
+        domain=domain,
+        topic=topic,
+        base=base,
+        out=out,
+        lattice_dir=lattice_dir,
+        min_df=min_df,
+        max_df=max_df,
+        max_terms=max_terms,
+        min_chars=min_chars,
+        nouns_only=not all_words,
+        terms=tuple(term or ()),
+        terms_file=terms_file,
+        min_support=min_support,
+        max_concepts=max_concepts,
+        engine=engine,
+    )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total or None)
+
+        result = build(corpus, options, progress)
+    table = Table("", "", title=f"build-ontology {result.domain}", show_header=False)
+    for what, value in result.summary():
+        table.add_row(what, value)
+    console.print(table)
+    for skipped in result.corpus.skipped:
+        console.print(f"[yellow]skipped[/yellow] {skipped.name}: {skipped.reason}", highlight=False)
+
+
+@graph_app.command("start")
+def graph_start() -> None:
+    """Start the embedded FalkorDB (data in <data>/graph/) and leave it running."""
+    from kgcrawl.graph.store import start_embedded
+
+    info, started = start_embedded()
+    state = "[green]started[/green]" if started else "already running:"
+    console.print(f"{state} FalkorDB pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})")
+
+
+@graph_app.command("stop")
+def graph_stop() -> None:
+    """Stop the embedded FalkorDB cleanly (its data is kept)."""
+    from kgcrawl.graph.server import stop
+
+    info = stop()
+    console.print(f"stopped FalkorDB pid {info.pid}" if info else "FalkorDB is not running")
+
+
+@graph_app.command("status")
+def graph_status() -> None:
+    """Say whether the embedded FalkorDB runs (exit code 1 when it does not)."""
+    from kgcrawl.graph.server import graph_folder, status
+
+    info = status()
+    if info is None:
+        console.print(f"FalkorDB is not running ({graph_folder()})")
+        raise typer.Exit(1)
+    state = "loading" if info.loading else "running"
+    console.print(f"FalkorDB {state}: pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})")
+
+
+@app.command("query")
+def query(
+    cypher: Annotated[str | None, typer.Argument(help="A Cypher statement.")] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="A parameter NAME=VALUE (JSON or text; repeatable)."),
+    ] = None,
+    saved: Annotated[
+        str | None, typer.Option("--saved", help="Run neo4j/queries/NAME.cypher instead.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON records.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
+    graph: Annotated[
+        str | None,
+        typer.Option("--graph", help="embedded (default), falkordb://, bolt://, neo4j:// URI."),
+    ] = None,
+) -> None:
+    """Run Cypher (or a saved query) against the knowledge graph and print the result."""
+    from kgcrawl.graph.queries import run_query
+    from kgcrawl.graph.view import result_csv, result_json, result_table
+
+    if as_json and as_csv:
+        raise typer.BadParameter("choose one of --json and --csv")
+    result = run_query(cypher, saved=saved, params=param or [], uri=graph)
+    if as_json:
+        sys.stdout.write(result_json(result) + "\n")
+    elif as_csv:
+        sys.stdout.write(result_csv(result))
+    else:
+        console.print(result_table(result, title=saved))
 
 
 def main(argv: list[str] | None = None) -> None:

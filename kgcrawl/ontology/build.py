@@ -48,6 +48,8 @@ class BuildOptions:
     min_df: int = 2
     max_df: float = 0.8
     max_terms: int = 120
+    min_chars: int = 2
+    nouns_only: bool = True  # Chinese: count only the words jieba tags as nouns
     terms: tuple[str, ...] = ()
     terms_file: Path | None = None
     min_support: int = 0
@@ -108,7 +110,7 @@ def build_ontology(
     opts = options or BuildOptions()
     report = progress or (lambda stage, done, total: None)
     timings: dict[str, float] = {}
-    check_term_options(opts.min_df, opts.max_df, opts.max_terms)
+    check_term_options(opts.min_df, opts.max_df, opts.max_terms, opts.min_chars)
     check_lattice_options(opts.min_support, opts.max_concepts, opts.engine)
     base = read_ontology(opts.base) if opts.base is not None else None
     pinned = list(opts.terms) + (read_terms_file(opts.terms_file) if opts.terms_file else [])
@@ -130,13 +132,16 @@ def build_ontology(
         phrases = {phrase_of(text) for text in words}
         doc_terms = []
         for n, doc in enumerate(corpus.documents, start=1):
-            tokens = join_phrases(segment(doc.text, doc.lang == "zh"), phrases)
+            tokens = segment(doc.text, doc.lang == "zh", opts.nouns_only)
+            tokens = join_phrases(tokens, phrases)
             doc_terms.append(set(keep_content(tokens)))
             report("segment", n, len(corpus))
 
     with _timed(timings, "terms"):
         report("terms", 0, 1)
-        selection = select_terms(doc_terms, opts.min_df, opts.max_df, opts.max_terms, pinned)
+        selection = select_terms(
+            doc_terms, opts.min_df, opts.max_df, opts.max_terms, pinned, opts.min_chars
+        )
 
     files: list[Path] = []
     with _timed(timings, "context"):

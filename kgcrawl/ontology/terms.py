@@ -7,8 +7,10 @@ document frequency × IDF, df·ln(N/df). **Interpretation** of the SPEC's
 "document frequency × IDF spread": the product rewards terms that are both
 common and discriminating; it peaks at df = N/e and falls to 0 at df = N, so
 mid-frequency terms, the ones whose extents nest into a taxonomy, come first.
-Pinned terms (`--term`, `--terms-file`) are always kept, first, in the order
-given, unless no document holds them.
+Terms shorter than `min_chars` characters are left out: one Chinese character
+(县, 票, 区) is too ambiguous to name a class. Pinned terms (`--term`,
+`--terms-file`) are always kept, first, in the order given, unless no document
+holds them.
 """
 
 from __future__ import annotations
@@ -49,9 +51,10 @@ def select_terms(
     max_df: float = 0.8,
     max_terms: int = 120,
     pinned: Sequence[str] = (),
+    min_chars: int = 2,
 ) -> TermSelection:
     """Keep terms with min_df ≤ df ≤ max_df·N, best `max_terms` by df·ln(N/df), pins first."""
-    check_term_options(min_df, max_df, max_terms)
+    check_term_options(min_df, max_df, max_terms, min_chars)
     n_docs = len(doc_terms)
     df = Counter(term for tokens in doc_terms for term in set(tokens))
     pins = list(dict.fromkeys(normalise_label(t) for t in pinned if normalise_label(t)))
@@ -59,7 +62,11 @@ def select_terms(
     pinned_set = set(kept_pins)
     ceiling = max_df * n_docs
     ranked = sorted(
-        (t for t, f in df.items() if min_df <= f <= ceiling and t not in pinned_set),
+        (
+            t
+            for t, f in df.items()
+            if min_df <= f <= ceiling and len(t) >= min_chars and t not in pinned_set
+        ),
         key=lambda t: (-term_score(df[t], n_docs), -df[t], t),
     )
     chosen = kept_pins + ranked[: max(0, max_terms - len(kept_pins))]
@@ -71,7 +78,7 @@ def select_terms(
     )
 
 
-def check_term_options(min_df: int, max_df: float, max_terms: int) -> None:
+def check_term_options(min_df: int, max_df: float, max_terms: int, min_chars: int = 1) -> None:
     """Raise TermsError naming the option that cannot work."""
     if min_df < 1:
         raise TermsError(f"--min-df must be at least 1, got {min_df}")
@@ -79,6 +86,8 @@ def check_term_options(min_df: int, max_df: float, max_terms: int) -> None:
         raise TermsError(f"--max-df is a share of the documents in (0, 1], got {max_df}")
     if max_terms < 1:
         raise TermsError(f"--max-terms must be at least 1, got {max_terms}")
+    if min_chars < 1:
+        raise TermsError(f"--min-chars must be at least 1, got {min_chars}")
 
 
 def read_terms_file(path: str | Path) -> list[str]:

@@ -19,6 +19,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"^[\d.,%]+$")
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+# jieba POS flags of words that can name a class: nouns except person names (nr*),
+# verbal and adjectival nouns, abbreviations, Latin words; user words are tagged nz.
+_NOUN_FLAGS = re.compile(r"^(n(?!r)\w*|vn|an|j|eng)$")
 
 
 @cache
@@ -41,12 +44,12 @@ def normalise_label(label: str) -> str:
 
 
 def add_user_words(words: Iterable[str]) -> None:
-    """Make jieba keep these words (ontology labels) whole."""
+    """Make jieba keep these words (ontology labels) whole, tagged as nouns (nz)."""
     jieba = _jieba()
     for word in words:
         word = normalise_label(word)
         if _CJK.search(word):
-            jieba.add_word(word, freq=max(jieba.get_FREQ(word) or 0, 2000))
+            jieba.add_word(word, freq=max(jieba.get_FREQ(word) or 0, 2000), tag="nz")
 
 
 def tokenize(text: str) -> list[str]:
@@ -93,11 +96,30 @@ def word_tokens(text: str) -> list[str]:
     return [match.group().lower() for match in _WORD.finditer(text)]
 
 
-def segment(text: str, chinese: bool | None = None) -> list[str]:
-    """A document's tokens: jieba for Chinese, Unicode words otherwise (SPEC §3.1.2)."""
+def noun_tokens(text: str) -> list[str]:
+    """The words of Chinese text that jieba's tagger reads as nouns, Latin lower-cased.
+
+    Seven times slower than `tokenize` (≈ 0.1 MB/s), but terms that name classes
+    are nouns: without this, verbs and adverbs (提前, 建议, 需要) fill the term list.
+    """
+    if not text:
+        return []
+    import jieba.posseg
+
+    _jieba()
+    return [pair.word.lower() for pair in jieba.posseg.lcut(text) if _NOUN_FLAGS.match(pair.flag)]
+
+
+def segment(text: str, chinese: bool | None = None, nouns_only: bool = False) -> list[str]:
+    """A document's tokens: jieba for Chinese (only nouns if asked), Unicode words otherwise.
+
+    SPEC §3.1.2. There is no tagger for other languages: they keep every word.
+    """
     if chinese is None:
         chinese = is_chinese(text)
-    return tokenize(text) if chinese else word_tokens(text)
+    if not chinese:
+        return word_tokens(text)
+    return noun_tokens(text) if nouns_only else tokenize(text)
 
 
 def phrase_of(label: str) -> tuple[str, ...]:

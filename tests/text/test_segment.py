@@ -1,0 +1,86 @@
+"""Segmentation for term extraction: user words, nouns, Unicode words, phrases, noise."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcrawl.text.tokenize import (
+    add_user_words,
+    join_phrases,
+    keep_content,
+    noun_tokens,
+    phrase_of,
+    segment,
+    tokenize,
+    word_tokens,
+)
+
+LABELS = ["暴雨灾害", "山体滑坡", "自然景观"]
+SENTENCE = "暴雨灾害引发山体滑坡，游客改去欣赏自然景观。"
+
+
+def test_labels_are_split_without_user_words(jieba_words) -> None:
+    tokens = tokenize(SENTENCE)
+    assert "暴雨灾害" not in tokens and "山体滑坡" not in tokens
+    assert {"暴雨", "灾害", "山体", "滑坡"} <= set(tokens)
+
+
+def test_user_words_keep_labels_whole(jieba_words) -> None:
+    add_user_words(LABELS)
+    tokens = tokenize(SENTENCE)
+    assert [t for t in tokens if t in LABELS] == LABELS
+    assert [t for t in noun_tokens(SENTENCE) if t in LABELS] == LABELS
+    assert [t for t in segment(SENTENCE, nouns_only=True) if t in LABELS] == LABELS
+
+
+def test_user_words_are_normalised_first(jieba_words) -> None:
+    add_user_words(["城市 内涝"])  # a space inside a Chinese label would split it
+    assert "城市内涝" in tokenize("强降雨造成城市内涝。")
+
+
+def test_noun_tokens_drop_verbs_and_adverbs(jieba_words) -> None:
+    tokens = noun_tokens("游客提前预订酒店，建议乘坐高铁前往景区。")
+    assert {"游客", "酒店", "高铁", "景区"} <= set(tokens)
+    assert not {"提前", "预订", "乘坐", "前往"} & set(tokens)
+
+
+def test_word_tokens_are_unicode_words_lower_cased() -> None:
+    assert word_tokens("Natural Scenery: the bed-and-breakfast, Zürich’s café, 3rd") == [
+        "natural",
+        "scenery",
+        "the",
+        "bed-and-breakfast",
+        "zürich’s",
+        "café",
+        "3rd",
+    ]
+
+
+def test_segment_uses_unicode_words_for_other_languages() -> None:
+    assert segment("Heavy rain, HEAVY floods") == ["heavy", "rain", "heavy", "floods"]
+    assert segment("暴雨 flood", chinese=False) == ["暴雨", "flood"]
+
+
+def test_join_phrases_prefers_the_longest() -> None:
+    phrases = {phrase_of("Natural Scenery"), phrase_of("natural scenery area"), ("park",)}
+    tokens = word_tokens("natural scenery area and natural scenery, natural parks")
+    assert join_phrases(tokens, phrases) == [
+        "natural scenery area",
+        "and",
+        "natural scenery",
+        "natural",
+        "parks",
+    ]
+    assert join_phrases(tokens, set()) == tokens
+
+
+@pytest.mark.parametrize(
+    ("tokens", "kept"),
+    [
+        (["the", "flood", "of", "rain"], ["flood", "rain"]),
+        (["12", "3.5", "80%", "1,000", "x", "暴雨"], ["暴雨"]),
+        (["的", "洪水", "三", "已经", "雨"], ["洪水", "雨"]),
+    ],
+)
+def test_keep_content_drops_stop_words_numbers_and_single_latin(tokens, kept) -> None:
+    assert keep_content(tokens) == kept
