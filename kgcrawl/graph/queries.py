@@ -1,0 +1,123 @@
+"""`kgcrawl query`: ad-hoc Cypher or a saved query from `neo4j/queries/NAME.cypher`.
+
+A saved query opens with `//` comment lines: the first says what it answers, and
+each `// @param NAME [= DEFAULT]  description` declares a parameter; one without
+a default is required. Values, on the command line and as defaults, are read as
+JSON when they parse (20, 0.7, true, "20") and as plain strings otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgcrawl.graph.errors import GraphError
+from kgcrawl.graph.store import QueryResult, connect
+
+_CHECKOUT = Path(__file__).resolve().parents[2]
+_PARAM = re.compile(r"//\s*@param\s+(\w+)(?:\s*=\s*(\S+))?")
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class SavedQuery:
+    """One `neo4j/queries/*.cypher` file: what it answers, its parameters, its Cypher."""
+
+    name: str
+    summary: str
+    params: dict[str, Any]  # name → default, or _REQUIRED
+    cypher: str
+
+    def bind(self, given: dict[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with the given values; unknown or missing names are errors."""
+        unknown = sorted(set(given) - set(self.params))
+        if unknown:
+            raise GraphError(
+                f"saved query {self.name}: no parameter {unknown[0]!r} "
+                f"(it takes: {', '.join(self.params) or 'none'})"
+            )
+        values = {**self.params, **given}
+        missing = [name for name, value in values.items() if value is _REQUIRED]
+        if missing:
+            raise GraphError(f"saved query {self.name}: needs --param {missing[0]}=VALUE")
+        return values
+
+
+def queries_folder() -> Path:
+    """`neo4j/queries/` in the working directory, else the one beside the package."""
+    local = Path.cwd() / "neo4j" / "queries"
+    return local if local.is_dir() else _CHECKOUT / "neo4j" / "queries"
+
+
+def saved_queries(folder: Path | None = None) -> dict[str, SavedQuery]:
+    """Every saved query of the folder, by name."""
+    folder = folder or queries_folder()
+    return {path.stem: read_saved(path) for path in sorted(folder.glob("*.cypher"))}
+
+
+def load_saved(name: str, folder: Path | None = None) -> SavedQuery:
+    folder = folder or queries_folder()
+    path = folder / f"{name}.cypher"
+    if not path.is_file():
+        known = ", ".join(p.stem for p in sorted(folder.glob("*.cypher"))) or "none"
+        raise GraphError(f"no saved query {name!r} in {folder} (known: {known})")
+    return read_saved(path)
+
+
+def read_saved(path: Path) -> SavedQuery:
+    """Parse the header comments; the Cypher is sent without them."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = [line.strip() for line in lines if line.strip().startswith("//")]
+    body = [line for line in lines if not line.strip().startswith("//")]
+    params: dict[str, Any] = {}
+    for line in header:
+        match = _PARAM.match(line)
+        if match:
+            name, default = match.groups()
+            params[name] = _REQUIRED if default is None else parse_value(default)
+    summary = header[0].lstrip("/ ").strip() if header else ""
+    return SavedQuery(path.stem, summary, params, "\n".join(body).strip())
+
+
+def parse_value(text: str) -> Any:
+    """JSON when it parses (numbers, booleans, quoted strings, lists), else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_params(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """`k=v` strings from `--param` into a parameter map."""
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip().isidentifier():
+            raise GraphError(f"--param {pair!r}: expected NAME=VALUE")
+        params[name.strip()] = parse_value(value)
+    return params
+
+
+def run_query(
+    cypher: str | None = None,
+    *,
+    saved: str | None = None,
+    params: list[str] | tuple[str, ...] = (),
+    uri: str | None = None,
+    home: Path | None = None,
+) -> QueryResult:
+    """Run ad-hoc Cypher or a saved query against the graph the URI names."""
+    if (cypher is None) == (saved is None):
+        raise GraphError("give either a Cypher statement or --saved NAME")
+    values = parse_params(params)
+    if saved is not None:
+        query = load_saved(saved)
+        cypher, values = query.cypher, query.bind(values)
+    store = connect(uri, home=home)
+    if store is None:
+        raise GraphError("the graph is disabled (--graph none)")
+    with store:
+        return store.run(cypher, values)

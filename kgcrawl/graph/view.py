@@ -1,0 +1,51 @@
+"""Query results for people and programs: a rich table, JSON records, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from rich.table import Table
+
+from kgcrawl.graph.store import QueryResult
+
+CELL_CHARS = 120
+
+
+def result_table(result: QueryResult, title: str | None = None) -> Table:
+    """Long values (page text) cut to CELL_CHARS; the caption counts the rows."""
+    table = Table(*result.columns, title=title, caption=f"{len(result.rows)} rows")
+    for row in result.rows:
+        cells = [_text(value) for value in row]
+        table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
+    return table
+
+
+def result_json(result: QueryResult) -> str:
+    """A JSON array of records, keys in column order, non-ASCII kept readable."""
+    return json.dumps(result.records(), ensure_ascii=False, indent=2)
+
+
+def result_csv(result: QueryResult) -> str:
+    """CSV with a header row; lists and maps as JSON in their cell."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(result.columns)
+    for row in result.rows:
+        writer.writerow([_text(value, exact=True) for value in row])
+    return out.getvalue()
+
+
+def _text(value: Any, exact: bool = False) -> str:
+    """A cell: floats to 6 significant digits for reading, in full (`exact`) for programs."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not exact:
+        return f"{value:.6g}"
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)

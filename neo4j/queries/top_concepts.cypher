@@ -1,0 +1,8 @@
+// Top concepts by mentions: which ontology concepts the crawled pages name most often.
+// One row per concept: how many pages mention it and how often in all.
+// @param limit = 20  how many concepts to list
+MATCH (p:Page)-[m:MENTIONS]->(c:Concept)
+RETURN c.label AS concept, c.iri AS iri, c.domain AS domain, count(p) AS pages,
+       toInteger(sum(m.count)) AS mentions, c.weight AS weight
+ORDER BY mentions DESC, pages DESC, concept
+LIMIT $limit
