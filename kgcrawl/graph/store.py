@@ -257,19 +257,37 @@ class Neo4jStore(GraphStore):
         return value
 
 
-def connect(uri: str | None = None, *, home: Path | None = None) -> GraphStore | None:
-    """The store a graph URI names (module docstring); None for `none`."""
+def connect(
+    uri: str | None = None, *, home: Path | None = None, schema_setup: bool = True
+) -> GraphStore | None:
+    """The store a graph URI names (module docstring); None for `none`.
+
+    The embedded server always gets its schema (it must precede the data, see
+    `FalkorStore.ensure_schema`); other servers when `schema_setup`, which a
+    read-only query turns off.
+    """
     uri = (uri or os.environ.get("KGCRAWL_GRAPH_URI") or "embedded").strip()
     if uri == "none":
         return None
     if uri == "embedded":
-        home = home if home is not None else server.data_home()
-        info, started = server.start(home)
-        store = FalkorStore("127.0.0.1", info.port, stop_home=home if started else None)
+        return _embedded(home if home is not None else server.data_home())
+    store = _remote(uri)
+    if schema_setup:
         store.ensure_schema()
-        if started and server.replay_bytes(home) > REPLAY_COMPACT_BYTES:
-            store.compact()
-        return store
+    return store
+
+
+def _embedded(home: Path) -> FalkorStore:
+    """The data folder's server, started if needed (and then stopped by `close`)."""
+    info, started = server.start(home)
+    store = FalkorStore("127.0.0.1", info.port, stop_home=home if started else None)
+    store.ensure_schema()
+    if started and server.replay_bytes(home) > REPLAY_COMPACT_BYTES:
+        store.compact()
+    return store
+
+
+def _remote(uri: str) -> GraphStore:
     parts = urlsplit(uri)
     if parts.scheme == "falkordb":
         if not parts.hostname or not parts.port:
@@ -279,9 +297,7 @@ def connect(uri: str | None = None, *, home: Path | None = None) -> GraphStore |
         return Neo4jStore(
             uri, os.environ.get("KGCRAWL_GRAPH_USER"), os.environ.get("KGCRAWL_GRAPH_PASSWORD")
         )
-    raise GraphError(
-        f"{uri}: unknown graph URI (use embedded, none, falkordb://HOST:PORT, bolt:// or neo4j://)"
-    )
+    raise GraphError(f"{uri}: unknown graph URI (embedded, none, falkordb://, bolt://, neo4j://)")
 
 
 def start_embedded(home: Path | None = None) -> tuple[server.ServerInfo, bool]:

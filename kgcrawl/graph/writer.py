@@ -167,7 +167,7 @@ class WriteReport:
 
 
 class GraphWriter:
-    """Buffers crawl rows and writes them in batches: ≥ `flush_rows` rows or every `flush_every` s.
+    """Buffers crawl rows and writes them in batches: ≥ `flush_rows` rows or every `flush_every`.
 
     `add` never raises when the graph is down (the crawl must go on): the rows
     stay buffered and the next attempt waits `retry_after` seconds. `write` and
