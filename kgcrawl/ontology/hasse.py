@@ -34,7 +34,7 @@ def lattice_dot(lattice: Lattice, title: str) -> str:
     lines = [f"digraph {_quote(title)} {{", *_HEAD]
     for i, (extent, _) in enumerate(lattice.concepts):
         terms = "\\n".join(_escape(t) for t in own.get(extent, []))
-        label = f"{terms}\\n({extent.bit_count()} docs)" if terms else f"{extent.bit_count()} docs"
+        label = f"{terms}\\n({_docs(extent)})" if terms else _docs(extent)
         lines.append(f'  c{i} [label="{label}"];')
     lines += [f"  c{low} -> c{high};" for low, high in lattice.upper_covers()]
     return "\n".join([*lines, "}"]) + "\n"
@@ -46,7 +46,7 @@ def taxonomy_dot(taxonomy: Taxonomy, topic: str, title: str) -> str:
     lines.append(f'  root [label="{_escape(topic)}", style="rounded,bold"];')
     for i, cls in enumerate(taxonomy.classes):
         names = " = ".join(_escape(t) for t in cls.labels)
-        lines.append(f'  c{i} [label="{names}\\n({cls.extent.bit_count()} docs)"];')
+        lines.append(f'  c{i} [label="{names}\\n({_docs(cls.extent)})"];')
     for i, cls in enumerate(taxonomy.classes):
         lines.append(f"  c{i} -> {'root' if cls.parent is None else f'c{cls.parent}'};")
         lines += [f"  c{i} -> c{p} [style=dashed];" for p in cls.extra_parents]
@@ -67,6 +67,11 @@ def write_diagram(dot: str, gv_path: str | Path) -> Path | None:
     svg_path = gv_path.with_suffix(".svg")
     subprocess.run([exe, "-Tsvg", "-o", str(svg_path), str(gv_path)], check=True, timeout=300)
     return svg_path
+
+
+def _docs(extent: int) -> str:
+    count = extent.bit_count()
+    return f"{count} doc" if count == 1 else f"{count} docs"
 
 
 def _escape(text: str) -> str:

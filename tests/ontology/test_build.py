@@ -1,0 +1,358 @@
+"""`kgcrawl build-ontology` end to end on a tiny hand-made corpus, and every bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import concepts
+import pytest
+import rdflib
+from rdflib.namespace import OWL, RDF, RDFS
+from typer.testing import CliRunner
+
+from kgcrawl.cli import app, main
+from kgcrawl.errors import KgcrawlError
+from kgcrawl.ontology.build import BuildOptions, build_ontology
+from kgcrawl.ontology.fca import read_cxt
+from kgcrawl.ontology.lattice import LatticeError
+from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
+from kgcrawl.ontology.owl import read_ontology, write_ontology
+from kgcrawl.ontology.terms import TermsError
+from kgcrawl.text.corpus import CorpusError
+
+runner = CliRunner()
+pytestmark = pytest.mark.usefixtures("jieba_words")
+
+PINS = ("酒店", "古镇", "住宿", "博物馆", "hotel", "museum", "accommodation")
+# The incidence table, worked out from the texts below; documents in path order.
+INCIDENCE = {
+    "en.txt": "....XXX",
+    "hotels.txt": "XXX....",
+    "inn.md": ".XX....",
+    "museum.html": ".X.X...",
+    "news.jsonl#n1": "XX.....",
+}
+BASE_NS = "http://example.org/tour#"
+STAGES = ("read", "segment", "terms", "context", "lattice", "taxonomy", "diagram", "owl")
+
+
+def _corpus(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "hotels.txt").write_text("这家酒店位于古镇中心，酒店住宿干净。", encoding="utf-8")
+    (root / "inn.md").write_text("# 客栈\n\n古镇客栈住宿便宜，客栈老板热情。", encoding="utf-8")
+    (root / "museum.html").write_text(
+        "<html><body><nav>首页</nav><article><p>古镇博物馆展示历史文物，博物馆免费开放。"
+        "</p></article></body></html>",
+        encoding="utf-8",
+    )
+    (root / "en.txt").write_text(
+        "The Hotel near the museum offers cheap accommodation. Hotel guests love the museum.",
+        encoding="utf-8",
+    )
+    record = {"id": "n1", "text": "景区酒店旺季价格上涨，古镇游客增多。"}
+    (root / "news.jsonl").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    return root
+
+
+def _options(tmp_path: Path, **kwargs) -> BuildOptions:
+    defaults = {
+        "domain": "tour",
+        "topic": "旅游",
+        "out": tmp_path / "ontologies" / "tour.fca.owl",
+        "lattice_dir": tmp_path / "lattice",
+        "terms": PINS,
+        "max_terms": len(PINS),
+    }
+    return BuildOptions(**(defaults | kwargs))
+
+
+@pytest.fixture
+def base_owl(tmp_path: Path) -> Path:
+    concepts_ = [
+        Concept(BASE_NS + "Tourism", {"zh": "旅游", "en": "tourism"}),
+        Concept(
+            BASE_NS + "Accommodation",
+            {"zh": "住宿", "en": "accommodation"},
+            parent=BASE_NS + "Tourism",
+            edge=Edge.IS_A,
+        ),
+        Concept(
+            BASE_NS + "Hotel",
+            {"zh": "酒店", "en": "hotel"},
+            parent=BASE_NS + "Accommodation",
+            edge=Edge.IS_A,
+        ),
+    ]
+    path = tmp_path / "base" / "tour.owl"
+    write_ontology(Ontology("http://example.org/tour", {c.iri: c for c in concepts_}), path)
+    return path
+
+
+def _shape(onto: Ontology) -> dict[str, tuple]:
+    """What a round trip must keep: tree parent, edge, extra parents, labels, altLabels."""
+    return {
+        iri: (
+            c.parent,
+            c.edge,
+            tuple(sorted(c.extra_parents)),
+            c.labels,
+            {lang: tuple(sorted(t)) for lang, t in c.alt_labels.items()},
+        )
+        for iri, c in onto.concepts.items()
+    }
+
+
+def test_incidence_table_cell_by_cell(tmp_path) -> None:
+    result = build_ontology(_corpus(tmp_path / "corpus"), _options(tmp_path))
+    ctx = result.context
+    assert ctx.attributes == PINS
+    assert ctx.objects == tuple(INCIDENCE)
+    for d, (doc, row) in enumerate(INCIDENCE.items()):
+        for t, cell in enumerate(row):
+            assert ctx.has(d, t) == (cell == "X"), (doc, PINS[t])
+    assert read_cxt(tmp_path / "lattice" / "tour.cxt") == ctx
+    library = concepts.Context.fromfile(str(tmp_path / "lattice" / "tour.cxt"), frmat="cxt")
+    assert library.properties == PINS
+
+
+def test_taxonomy_and_files(tmp_path) -> None:
+    result = build_ontology(_corpus(tmp_path / "corpus"), _options(tmp_path))
+    labels = [cls.labels for cls in result.taxonomy.classes]
+    assert labels == [("酒店",), ("古镇",), ("住宿",), ("博物馆",), PINS[4:]]
+    onto = result.ontology
+    label = {iri: c.label() for iri, c in onto.concepts.items()}
+    tree = {c.label(): label.get(c.parent) for c in onto.concepts.values()}
+    assert tree == {
+        "旅游": None,
+        "古镇": "旅游",
+        "hotel": "旅游",
+        "酒店": "古镇",
+        "住宿": "古镇",
+        "博物馆": "古镇",
+    }
+    english = next(c for c in onto.concepts.values() if c.label() == "hotel")
+    assert english.labels == {"en": "hotel"}
+    assert english.alt_labels == {"en": ("museum", "accommodation")}
+    assert english.iri == "https://w3id.org/kgcrawl/fca/tour#hotel"
+    # ⊤, 古镇, 酒店, 住宿, 博物馆, the English class, 酒店 ∧ 住宿 = ({hotels.txt}, 3 terms), ⊥
+    assert len(result.lattice) == 8
+    expected = [tmp_path / "lattice" / "tour.cxt", tmp_path / "lattice" / "tour.gv"]
+    if shutil.which("dot"):
+        expected.append(tmp_path / "lattice" / "tour.svg")
+    expected += [tmp_path / "ontologies" / "tour.fca.owl", tmp_path / "ontologies" / "tour.fca.ttl"]
+    assert result.files == expected and all(p.is_file() for p in expected)
+    assert result.svg_skipped == (shutil.which("dot") is None)
+    gv = (tmp_path / "lattice" / "tour.gv").read_text(encoding="utf-8")
+    # The full lattice, being small: 古镇 and English under ⊤; 酒店, 住宿, 博物馆 under 古镇;
+    # {hotels.txt} under 酒店 and 住宿; ⊥ under {hotels.txt}, 博物馆 and English.
+    assert "古镇\\n(4 docs)" in gv and gv.count(" -> ") == 10
+    assert list(result.timings) == list(STAGES)
+
+
+def test_owl_and_turtle_round_trip(tmp_path) -> None:
+    result = build_ontology(_corpus(tmp_path / "corpus"), _options(tmp_path))
+    owl = tmp_path / "ontologies" / "tour.fca.owl"
+    ttl = owl.with_suffix(".ttl")
+    assert _shape(read_ontology(owl)) == _shape(result.ontology)
+    assert _shape(read_ontology(ttl)) == _shape(result.ontology)
+    graph = rdflib.Graph().parse(ttl, format="turtle")
+    classes = set(graph.subjects(RDF.type, OWL.Class))
+    assert len(classes) == len(result.ontology)
+    langs = {lit.language for lit in graph.objects(None, RDFS.label)}
+    assert langs == {"zh", "en"}
+
+
+def test_merge_into_a_base_ontology(tmp_path, base_owl) -> None:
+    options = _options(tmp_path, base=base_owl, topic=None)
+    result = build_ontology(_corpus(tmp_path / "corpus"), options)
+    assert result.merged.joined == {
+        "酒店": BASE_NS + "Hotel",
+        "住宿": BASE_NS + "Accommodation",
+        "hotel": BASE_NS + "Hotel",
+    }
+    onto = read_ontology(tmp_path / "ontologies" / "tour.fca.owl")
+    assert len(onto) == 5 and onto.root == BASE_NS + "Tourism"
+    new = "https://w3id.org/kgcrawl/fca/tour#"
+    assert onto.concepts[new + "古镇"].parent == BASE_NS + "Tourism"
+    assert onto.concepts[new + "博物馆"].parent == new + "古镇"
+    assert onto.concepts[BASE_NS + "Hotel"].parent == BASE_NS + "Accommodation"
+    assert onto.concepts[BASE_NS + "Hotel"].alt_labels == {"en": ("museum",)}
+
+
+def test_defaults_follow_the_corpus_folder(tmp_path, monkeypatch) -> None:
+    _corpus(tmp_path / "travel")
+    monkeypatch.chdir(tmp_path)
+    result = build_ontology("travel", BuildOptions(terms=PINS, max_terms=len(PINS)))
+    assert result.domain == "travel"
+    assert result.ontology.concepts[result.merged.topic].labels == {"en": "travel"}
+    assert (tmp_path / "lattice" / "travel.cxt").is_file()
+    assert (tmp_path / "ontologies" / "travel.fca.owl").is_file()
+    assert (tmp_path / "ontologies" / "travel.fca.ttl").is_file()
+
+
+def test_progress_reports_every_stage(tmp_path) -> None:
+    calls: list[tuple[str, int, int]] = []
+    build_ontology(
+        _corpus(tmp_path / "corpus"),
+        _options(tmp_path),
+        lambda *call: calls.append(call),
+    )
+    stages = list(dict.fromkeys(stage for stage, _, _ in calls))
+    assert stages == list(STAGES)
+    assert ("read", 5, 5) in calls and ("segment", 5, 5) in calls
+
+
+@pytest.mark.reasoner
+@pytest.mark.skipif(shutil.which("java") is None, reason="HermiT needs java on PATH")
+def test_hermit_finds_the_built_ontology_consistent(tmp_path, base_owl) -> None:
+    import owlready2
+
+    build_ontology(_corpus(tmp_path / "corpus"), _options(tmp_path, base=base_owl, topic=None))
+    world = owlready2.World()
+    try:
+        owl = tmp_path / "ontologies" / "tour.fca.owl"
+        loaded = world.get_ontology(f"file://{owl}").load()
+        owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=0)
+        assert list(world.inconsistent_classes()) == []
+        assert len(list(loaded.classes())) == 5
+    finally:
+        world.close()
+
+
+def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
+    corpus = _corpus(tmp_path / "corpus")
+    (corpus / "broken.txt").symlink_to(corpus / "missing.txt")
+    args = [
+        "build-ontology",
+        str(corpus),
+        "--domain",
+        "tour",
+        "--out",
+        str(tmp_path / "o" / "tour.fca.owl"),
+        "--lattice-dir",
+        str(tmp_path / "lattice"),
+        "--max-terms",
+        str(len(PINS)),
+        *[arg for pin in PINS for arg in ("--term", pin)],
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "documents read" in result.output and "5 (4 Chinese, 1 other)" in result.output
+    assert "formal concepts" in result.output
+    skipped = [line for line in result.output.splitlines() if "broken.txt" in line]
+    assert len(skipped) == 1 and skipped[0].startswith("skipped broken.txt: unreadable")
+    assert (tmp_path / "o" / "tour.fca.owl").is_file()
+
+
+def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], BuildOptions, type, str]]:
+    """name → (CLI arguments, library options, error type, text the one line must hold)."""
+    corpus = str(_corpus(tmp_path / "corpus"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    unreadable = tmp_path / "unreadable"
+    unreadable.mkdir()
+    (unreadable / "a.txt").symlink_to(unreadable / "gone.txt")
+    not_owl = tmp_path / "not.owl"
+    not_owl.write_text("this is not RDF", encoding="utf-8")
+    no_terms = tmp_path / "terms.txt"
+    no_terms.write_text("# nothing here\n", encoding="utf-8")
+    out = ["--out", str(tmp_path / "o.owl"), "--lattice-dir", str(tmp_path / "lat")]
+    opts = {"out": tmp_path / "o.owl", "lattice_dir": tmp_path / "lat"}
+    return {
+        "missing corpus": (
+            [str(tmp_path / "nowhere"), *out],
+            BuildOptions(**opts),
+            CorpusError,
+            "nowhere: no such corpus folder",
+        ),
+        "empty corpus": ([str(empty), *out], BuildOptions(**opts), CorpusError, "empty corpus"),
+        "only unreadable files": (
+            [str(unreadable), *out],
+            BuildOptions(**opts),
+            CorpusError,
+            "no readable document in 1 file",
+        ),
+        "missing base": (
+            [corpus, "--base", str(tmp_path / "none.owl"), *out],
+            BuildOptions(base=tmp_path / "none.owl", **opts),
+            OntologyError,
+            "none.owl: no such file",
+        ),
+        "base is not OWL": (
+            [corpus, "--base", str(not_owl), *out],
+            BuildOptions(base=not_owl, **opts),
+            OntologyError,
+            "not.owl: not a readable ontology",
+        ),
+        "missing terms file": (
+            [corpus, "--terms-file", str(tmp_path / "none.txt"), *out],
+            BuildOptions(terms_file=tmp_path / "none.txt", **opts),
+            TermsError,
+            "none.txt: no such terms file",
+        ),
+        "empty terms file": (
+            [corpus, "--terms-file", str(no_terms), *out],
+            BuildOptions(terms_file=no_terms, **opts),
+            TermsError,
+            "terms.txt: the terms file lists no term",
+        ),
+        "max concepts exceeded": (
+            [corpus, "--max-concepts", "3", "--min-df", "1", *out],
+            BuildOptions(max_concepts=3, min_df=1, **opts),
+            LatticeError,
+            "more than 3 formal concepts",
+        ),
+        "bad max-df": (
+            [corpus, "--max-df", "1.5", *out],
+            BuildOptions(max_df=1.5, **opts),
+            TermsError,
+            "--max-df is a share",
+        ),
+        "bad engine": (
+            [corpus, "--engine", "fast", *out],
+            BuildOptions(engine="fast", **opts),
+            LatticeError,
+            "--engine must be one of cbo, concepts",
+        ),
+    }
+
+
+BAD = [
+    "missing corpus",
+    "empty corpus",
+    "only unreadable files",
+    "missing base",
+    "base is not OWL",
+    "missing terms file",
+    "empty terms file",
+    "max concepts exceeded",
+    "bad max-df",
+    "bad engine",
+]
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_input_is_one_line_and_exit_code_2(case: str, tmp_path, capsys) -> None:
+    args, options, error, text = _bad_inputs(tmp_path)[case]
+    corpus = args[0]
+    with pytest.raises(error) as caught:
+        build_ontology(corpus, options)
+    assert text in str(caught.value) and "\n" not in str(caught.value)
+
+    result = runner.invoke(app, ["build-ontology", *args])
+    assert isinstance(result.exception, KgcrawlError) and text in str(result.exception)
+
+    with pytest.raises(SystemExit) as exited:
+        main(["build-ontology", *args])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and text in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_topic_missing_from_the_base(tmp_path, base_owl) -> None:
+    options = _options(tmp_path, base=base_owl, topic="海滩")
+    with pytest.raises(OntologyError, match="no concept labelled '海滩'"):
+        build_ontology(_corpus(tmp_path / "corpus"), options)
