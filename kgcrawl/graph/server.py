@@ -15,6 +15,7 @@ from __future__ import annotations
 import fcntl
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -30,6 +31,9 @@ PID_FILE = "falkordb.pid"
 PORT_FILE = "falkordb.port"
 LOG_FILE = "falkordb.log"
 LOCK_FILE = "falkordb.lock"
+
+# "1234:M 22 Nov 2026 12:21:39.746 # " before each message of the Redis log.
+_LOG_PREFIX = re.compile(r"^\d+:\w \d+ \w+ \d+ [\d:.]+ . ")
 
 # Servers this process started, kept so that stopping one also reaps it (no zombie).
 _CHILDREN: dict[int, subprocess.Popen] = {}
@@ -218,8 +222,9 @@ def _wait_ready(info: ServerInfo, timeout: float) -> ServerInfo:
                 pass
             except redis.exceptions.ConnectionError as exc:
                 if _gone(info.pid):
-                    tail = _log_tail(info.folder / LOG_FILE, 0)
-                    raise GraphUnavailable(f"FalkorDB exited while starting: {tail}") from exc
+                    log = info.folder / LOG_FILE
+                    tail = _log_tail(log, 0)
+                    raise GraphUnavailable(f"FalkorDB did not start: {tail} (log: {log})") from exc
             if time.monotonic() > deadline:
                 raise GraphUnavailable(
                     f"FalkorDB on port {info.port} still loading after {timeout:.0f} s "
@@ -239,6 +244,10 @@ def _live(folder: Path) -> ServerInfo | None:
         _remove_pid(folder)
         return None
     if _gone(pid) or not _is_redis(pid):
+        child = _CHILDREN.pop(pid, None)
+        if child is not None:
+            # Our server in the middle of exiting: wait until its port is released.
+            child.wait(timeout=10)
         _remove_pid(folder)
         return None
     answer = _probe(port)
@@ -305,6 +314,8 @@ def _last_port(folder: Path) -> int | None:
     except (OSError, ValueError):
         return None
     with socket.socket() as sock:
+        # As Redis binds: connections of the killed server in TIME_WAIT do not block it.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
@@ -320,7 +331,7 @@ def _log_tail(log: Path, start: int) -> str:
             lines = fh.read().decode("utf-8", "replace").splitlines()
     except OSError:
         return ""
-    lines = [line.split(" ", 3)[-1] for line in lines if line.strip()]
+    lines = [_LOG_PREFIX.sub("", line) for line in lines if line.strip()]
     return " | ".join(lines[-2:])
 
 
