@@ -1,0 +1,152 @@
+"""Saved queries: documented headers, and every one answered right on the hand-built world."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kgcrawl.graph.errors import GraphError
+from kgcrawl.graph.queries import load_saved, parse_params, saved_queries
+from tests.fixtures.graph import Backend
+from tests.graph.world import NS, write_world
+
+A, B, R = NS + "A", NS + "B", NS + "R"
+APPROX = {"abs": 1e-6}  # FalkorDB's Bolt endpoint cuts float parameters to 6 decimals
+
+# name → (parameters, columns, rows), worked out by hand from tests/graph/world.py.
+EXPECTED = {
+    "top_concepts": (
+        {},
+        ["concept", "iri", "domain", "pages", "mentions", "weight"],
+        [
+            ["景点", A, "tourism", 2, 4, 11 / 30],  # a: 1, b: 3
+            ["旅游", R, "tourism", 2, 3, 1.0],  # a: 2, c: 1
+            ["交通", B, "tourism", 1, 1, 2 / 5],
+        ],
+    ),
+    "pages_for_concept": (
+        {"concept": "景区"},  # an altLabel of A; A2 (synonym of A) is narrower
+        ["url", "title", "relevance", "mentions", "concepts"],
+        [["http://h1/a", "A page", 0.9, 1, ["景点"]], ["http://h1/b", "B page", 0.8, 3, ["景点"]]],
+    ),
+    "hosts_by_harvest": (
+        {},
+        ["host", "pages", "relevant", "harvest_rate", "mean_relevance"],
+        [["h1", 2, 2, 1.0, (0.9 + 0.8) / 2], ["h2", 1, 0, 0.0, 0.2]],
+    ),
+    "concept_cooccurrence": (
+        {},
+        ["concept_a", "concept_b", "pages"],
+        [["交通", "旅游", 1], ["景点", "旅游", 1]],  # 交 U+4EA4 sorts before 景 U+666F
+    ),
+    "crawl_path": (
+        {"url": "http://h2/c"},
+        ["crawl", "hops", "urls", "relevance"],
+        [["run-1", 2, ["http://h1/a", "http://h1/b", "http://h2/c"], [0.9, 0.8, 0.2]]],
+    ),
+    "crawl_summary": (
+        {},
+        [
+            "crawl",
+            "domain",
+            "strategy",
+            "started_at",
+            "pages",
+            "relevant",
+            "harvest_rate",
+            "mean_relevance",
+            "sd_relevance",
+            "hosts",
+        ],
+        # AR = (0.9 + 0.8 + 0.2)/3 = 0.63333; SD = sqrt((0.26667² + 0.16667² + 0.43333²)/3)
+        [["run-1", "tourism", "fcits_oh", 1_700_000_000_000, 3, 2, 2 / 3, 0.633333, 0.309121, 2]],
+    ),
+    "relevant_pages": (
+        {},
+        ["crawl", "fetched", "url", "title", "relevance", "host"],
+        [
+            ["run-1", 1, "http://h1/a", "A page", 0.9, "h1"],
+            ["run-1", 2, "http://h1/b", "B page", 0.8, "h1"],
+        ],
+    ),
+}
+
+
+def test_every_saved_query_is_covered_and_documented() -> None:
+    queries = saved_queries()
+    assert set(queries) == set(EXPECTED)
+    for name, query in queries.items():
+        assert query.summary, f"{name}: no summary line"
+        used = set(re.findall(r"\$(\w+)", query.cypher))
+        assert used == set(query.params), f"{name}: parameters used ≠ declared"
+        assert "//" not in query.cypher
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_saved_query_answers(any_store, name) -> None:
+    write_world(any_store)
+    params, columns, rows = EXPECTED[name]
+    query = load_saved(name)
+    result = any_store.store.run(query.cypher, query.bind(params))
+    assert result.columns == columns
+    assert result.rows == [[_approx(v) for v in row] for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("params", "urls"),
+    [
+        ({"concept": "旅游"}, ["http://h1/a", "http://h1/b", "http://h2/c"]),  # the root: all
+        ({"concept": B}, ["http://h2/c"]),  # by IRI
+        ({"concept": "nowhere"}, []),
+    ],
+)
+def test_pages_for_concept_includes_narrower_concepts(graph_store, params, urls) -> None:
+    write_world(Backend("falkordb", graph_store))
+    query = load_saved("pages_for_concept")
+    records = graph_store.run(query.cypher, query.bind(params)).records()
+    assert [r["url"] for r in records] == urls
+    if params["concept"] == "旅游":
+        assert [r["mentions"] for r in records] == [3, 3, 2]
+        assert sorted(records[2]["concepts"]) == sorted(["旅游", "交通"])
+
+
+def test_crawl_path_for_another_crawl_is_empty(graph_store) -> None:
+    write_world(Backend("falkordb", graph_store))
+    query = load_saved("crawl_path")
+    result = graph_store.run(query.cypher, query.bind({"url": "http://h2/c", "crawl": "other"}))
+    assert result.rows == []
+
+
+def test_parameters_from_the_command_line() -> None:
+    assert parse_params(
+        ["limit=5", "concept=旅游", "a=0.7", 'quoted="20"', "url=http://x/?q=1"]
+    ) == {
+        "limit": 5,
+        "concept": "旅游",
+        "a": 0.7,
+        "quoted": "20",
+        "url": "http://x/?q=1",
+    }
+    for bad in ["limit", "=5", "no space=1"]:
+        with pytest.raises(GraphError, match="NAME=VALUE"):
+            parse_params([bad])
+
+
+def test_binding_checks_names_and_fills_defaults() -> None:
+    query = load_saved("pages_for_concept")
+    assert query.bind({"concept": "景点"}) == {"concept": "景点", "limit": 20}
+    with pytest.raises(GraphError, match="needs --param concept"):
+        query.bind({})
+    with pytest.raises(GraphError, match="no parameter 'colour'"):
+        query.bind({"concept": "x", "colour": "red"})
+    with pytest.raises(GraphError, match=r"no saved query 'nope'.*top_concepts"):
+        load_saved("nope")
+
+
+def _approx(value):
+    if isinstance(value, float):
+        return pytest.approx(value, **APPROX)
+    if isinstance(value, list):
+        return [_approx(v) for v in value]
+    return value
