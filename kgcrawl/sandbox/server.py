@@ -241,8 +241,7 @@ def serve(
         with SandboxServer(world, port, slow_delay=slow_delay, hang_seconds=hang_seconds) as server:
             if ready is not None:
                 ready(server)
-            while not stop.wait(0.5):
-                pass
+            stop.wait()
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
