@@ -1,0 +1,124 @@
+"""`kgcrawl query` and `kgcrawl graph start|status|stop` through the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kgcrawl.cli import app, main
+from kgcrawl.graph.store import FalkorStore
+from tests.fixtures.graph import Backend
+from tests.graph.world import write_world
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def world_home(graph_server):
+    """The session server's default graph holds the hand-built world."""
+    store = FalkorStore("127.0.0.1", graph_server.port)
+    store.ensure_schema()
+    store.run("MATCH (n) DETACH DELETE n")
+    write_world(Backend("falkordb", store))
+    store.close()
+    return graph_server.home
+
+
+@pytest.fixture
+def env(world_home, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_HOME", str(world_home))
+    monkeypatch.delenv("KGCRAWL_GRAPH_URI", raising=False)
+
+
+def test_query_prints_a_table(env) -> None:
+    result = runner.invoke(app, ["query", "MATCH (p:Page) RETURN p.url AS url ORDER BY url"])
+    assert result.exit_code == 0, result.output
+    assert "http://x/never-fetched" in result.output and "4 rows" in result.output
+
+
+def test_query_param_and_json(env) -> None:
+    result = runner.invoke(app, ["query", "RETURN $x + 1 AS y, $s AS s", "-p", "x=41", "--param",
+                                 "s=旅游", "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == [{"y": 42, "s": "旅游"}]
+
+
+def test_saved_query_with_param_as_json(env) -> None:
+    args = ["query", "--saved", "pages_for_concept", "--param", "concept=景区", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert [r["url"] for r in json.loads(result.output)] == ["http://h1/a", "http://h1/b"]
+
+
+def test_saved_query_as_csv(env) -> None:
+    result = runner.invoke(app, ["query", "--saved", "hosts_by_harvest", "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(result.output)))
+    assert rows == [
+        ["host", "pages", "relevant", "harvest_rate", "mean_relevance"],
+        ["h1", "2", "2", "1.0", "0.85"],
+        ["h2", "1", "0", "0.0", "0.2"],
+    ]
+
+
+def test_saved_query_table_is_titled(env) -> None:
+    result = runner.invoke(app, ["query", "--saved", "crawl_summary"])
+    assert result.exit_code == 0, result.output
+    assert "crawl_summary" in result.output and "1 rows" in result.output
+
+
+def test_explicit_graph_uri(graph_server, world_home) -> None:
+    uri = graph_server.uri("kgcrawl")
+    result = runner.invoke(app, ["query", "MATCH (h:Host) RETURN count(h) AS n", "--graph", uri])
+    assert result.exit_code == 0, result.output
+    assert "2" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["query", "--saved", "nope"], "no saved query 'nope'"),
+        (["query", "--saved", "pages_for_concept"], "needs --param concept=VALUE"),
+        (["query", "MATCH (n RETURN n"], "Invalid input"),
+        (["query", "RETURN 1", "--graph", "none"], "graph is disabled"),
+        (["query", "RETURN 1", "--param", "oops"], "expected NAME=VALUE"),
+        (["query"], "give either a Cypher statement or --saved NAME"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(env, capsys, args, message) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and err.startswith("error:")
+    assert len(err.splitlines()) == 1
+
+
+def test_json_and_csv_together_are_refused(env) -> None:
+    result = runner.invoke(app, ["query", "RETURN 1", "--json", "--csv"])
+    assert result.exit_code == 2
+
+
+def test_graph_start_status_stop(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    try:
+        first = runner.invoke(app, ["graph", "start"])
+        assert first.exit_code == 0 and "started" in first.output
+        again = runner.invoke(app, ["graph", "start"])
+        assert again.exit_code == 0 and "already running" in again.output
+        status = runner.invoke(app, ["graph", "status"])
+        assert status.exit_code == 0 and "running" in status.output
+        # The schema is in place for later commands.
+        result = runner.invoke(app, ["query", "CALL db.constraints() YIELD label RETURN label"])
+        assert "4 rows" in result.output
+        assert all(label in result.output for label in ("Page", "Concept", "Host", "Crawl"))
+    finally:
+        stopped = runner.invoke(app, ["graph", "stop"])
+    assert stopped.exit_code == 0 and "stopped" in stopped.output
+    status = runner.invoke(app, ["graph", "status"])
+    assert status.exit_code == 1 and "not running" in status.output
+    assert "not running" in runner.invoke(app, ["graph", "stop"]).output
