@@ -113,6 +113,7 @@ def run_one(corpus: Path, work: Path, min_support: int, max_concepts: int) -> di
         "terms": len(result.context.attributes),
         "density": result.context.density(),
         "concepts": len(result.lattice),
+        "min_support": min_support,
         "classes": len(result.taxonomy.classes),
         "depth": result.ontology.max_depth,
         "stages": result.timings,
@@ -210,6 +211,8 @@ def main() -> None:
 
 def _library(one: dict, args: argparse.Namespace, transpose: bool) -> str:
     """Seconds of the `concepts` library on the run's context, or why it was not run."""
+    if one["min_support"]:
+        return "not run (the library has no support threshold)"
     if one["concepts"] > args.library_max_concepts:
         return f"not run (> {args.library_max_concepts:,} concepts)"
     if not transpose and one["documents"] > args.untransposed_max:
