@@ -1,0 +1,267 @@
+"""The crawl's run state: a SQLite log of outcomes, the source of truth (SPEC §7).
+
+A run lives in `<data>/runs/<id>/state.sqlite` (WAL). Every selected link's
+outcome — a downloaded page with its analysis, or a failure with its reason —
+is appended in the order the crawl folded it in, and committed at least every
+`checkpoint_every` outcomes and on SIGINT / SIGTERM, in one transaction.
+
+Resuming replays the log through the same crawl code (no network): the frontier,
+the scores, PageRank, the tabu lists, the host counters and the RNG come back
+exactly as they were at the last commit, so with one worker the run continues
+with the same page sequence as an uninterrupted one. Whatever was fetched after
+the last commit was never committed and is fetched again: no page lost, none
+counted twice. The knowledge graph is a view written from committed rows only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kgcrawl.errors import KgcrawlError
+
+_U64 = 1 << 64
+
+# Named migrations, applied in order; never edit one that has shipped, add another.
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "0001_outcomes",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE outcomes (
+            seq INTEGER PRIMARY KEY,
+            url TEXT NOT NULL,
+            final_url TEXT NOT NULL,
+            status INTEGER,
+            reason TEXT,
+            fetched_at INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            host TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL DEFAULT '',
+            lang TEXT NOT NULL DEFAULT '',
+            length INTEGER NOT NULL DEFAULT 0,
+            hash TEXT NOT NULL DEFAULT '',
+            simhash INTEGER NOT NULL DEFAULT 0,
+            relevance REAL,
+            relevant INTEGER,
+            counts TEXT NOT NULL DEFAULT '{}',
+            mentions TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX outcomes_url ON outcomes (url);
+        CREATE TABLE outlinks (
+            seq INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            url TEXT NOT NULL,
+            anchor TEXT NOT NULL,
+            anchor_relevance REAL,
+            priority REAL,
+            PRIMARY KEY (seq, position)
+        );
+        """,
+    ),
+)
+
+
+class StateError(KgcrawlError):
+    """A run is missing or its state cannot be read."""
+
+
+@dataclass
+class Outcome:
+    """One selected link, fetched and analysed: the unit the run log stores and replays.
+
+    `reason` is None for a downloaded page (a DP); otherwise it says why not
+    (a fetch failure, or `duplicate of URL`). `counts` maps a topic-word index to
+    its occurrences per tag group (Table 1), `mentions` to its occurrences in the
+    main text; `links` are the page's out-links as (canonical URL, anchor text).
+    """
+
+    url: str
+    final_url: str
+    status: int | None
+    reason: str | None
+    fetched_at: int
+    seconds: float
+    host: str
+    title: str = ""
+    text: str = ""
+    lang: str = ""
+    length: int = 0
+    content_hash: str = ""
+    simhash: int = 0
+    counts: dict[int, list[int]] = field(default_factory=dict)
+    mentions: dict[int, int] = field(default_factory=dict)
+    links: list[tuple[str, str]] = field(default_factory=list)
+    # Filled in when the crawl folds the outcome in:
+    seq: int = 0
+    relevance: float | None = None
+    relevant: bool = False
+    link_scores: list[tuple[float, float]] = field(default_factory=list)  # (R(A), P) per link
+
+    @property
+    def downloaded(self) -> bool:
+        return self.reason is None
+
+
+def data_home() -> Path:
+    """`$KGCRAWL_HOME`, else `.kgcrawl/` in the working directory."""
+    return Path(os.environ.get("KGCRAWL_HOME") or Path.cwd() / ".kgcrawl")
+
+
+def runs_dir() -> Path:
+    return data_home() / "runs"
+
+
+def new_run_id(domain: str, strategy: str) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = f"{domain}-{strategy}-{stamp}"
+    run_id, n = base, 1
+    while (runs_dir() / run_id).exists():
+        n += 1
+        run_id = f"{base}-{n}"
+    return run_id
+
+
+class RunState:
+    """One run's SQLite file: pending outcomes, committed in checkpoints."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
+        self._pending: list[Outcome] = []
+        self._pending_meta: dict[str, str] = {}
+
+    @classmethod
+    def create(cls, run_id: str, meta: dict[str, Any]) -> RunState:
+        path = runs_dir() / run_id / "state.sqlite"
+        if path.exists():
+            raise StateError(f"run {run_id} exists already ({path})")
+        state = cls(path)
+        state.set_meta({"run_id": run_id, **meta})
+        state.checkpoint()
+        return state
+
+    @classmethod
+    def open(cls, run_id: str) -> RunState:
+        path = runs_dir() / run_id / "state.sqlite"
+        if not path.is_file():
+            raise StateError(f"no run {run_id!r} under {runs_dir()}")
+        return cls(path)
+
+    def _migrate(self) -> None:
+        self._db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)")
+        done = {row[0] for row in self._db.execute("SELECT name FROM migrations")}
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            self._db.execute("BEGIN")
+            for statement in sql.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute("INSERT INTO migrations VALUES (?)", (name,))
+            self._db.execute("COMMIT")
+
+    # -- writing -----------------------------------------------------------------
+
+    def append(self, outcome: Outcome) -> None:
+        """Queue an outcome; it is durable after the next checkpoint."""
+        self._pending.append(outcome)
+
+    def set_meta(self, values: dict[str, Any]) -> None:
+        """Queue metadata (JSON-encoded) for the next checkpoint."""
+        self._pending_meta.update({k: json.dumps(v) for k, v in values.items()})
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    def checkpoint(self) -> None:
+        """Commit everything queued in one transaction."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(
+                "INSERT INTO outcomes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [_outcome_row(o) for o in self._pending],
+            )
+            db.executemany(
+                "INSERT INTO outlinks VALUES (?,?,?,?,?,?)",
+                [
+                    (o.seq, i, url, anchor, *(o.link_scores[i] if o.link_scores else (None, None)))
+                    for o in self._pending
+                    for i, (url, anchor) in enumerate(o.links)
+                ],
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)", list(self._pending_meta.items())
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self._pending.clear()
+        self._pending_meta.clear()
+
+    # -- reading -----------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
+
+    def count(self, where: str = "1") -> int:
+        return self._db.execute(f"SELECT count(*) FROM outcomes WHERE {where}").fetchone()[0]
+
+    def outcomes(self, after: int = 0) -> Iterator[Outcome]:
+        """Committed outcomes in fold order, with their links."""
+        links: dict[int, list[tuple[str, str, float | None, float | None]]] = {}
+        for seq, url, anchor, ra, p in self._db.execute(
+            "SELECT seq, url, anchor, anchor_relevance, priority FROM outlinks "
+            "WHERE seq > ? ORDER BY seq, position",
+            (after,),
+        ):
+            links.setdefault(seq, []).append((url, anchor, ra, p))
+        cursor = self._db.execute("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq", (after,))
+        for row in cursor:
+            yield _outcome_from_row(row, links.get(row[0], []))
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        return self._db.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _outcome_row(o: Outcome) -> tuple:
+    simhash = o.simhash - _U64 if o.simhash >= 1 << 63 else o.simhash
+    return (
+        o.seq, o.url, o.final_url, o.status, o.reason, o.fetched_at, o.seconds, o.host,
+        o.title, o.text.replace("\x00", ""), o.lang, o.length, o.content_hash, simhash,
+        o.relevance, int(o.relevant),
+        json.dumps({str(k): v for k, v in o.counts.items()}),
+        json.dumps({str(k): v for k, v in o.mentions.items()}),
+    )  # fmt: skip
+
+
+def _outcome_from_row(row: tuple, links: list) -> Outcome:
+    (seq, url, final_url, status, reason, fetched_at, seconds, host, title, text, lang, length,
+     content_hash, simhash, relevance, relevant, counts, mentions) = row  # fmt: skip
+    return Outcome(
+        seq=seq, url=url, final_url=final_url, status=status, reason=reason,
+        fetched_at=fetched_at, seconds=seconds, host=host, title=title, text=text, lang=lang,
+        length=length, content_hash=content_hash, simhash=simhash % _U64, relevance=relevance,
+        relevant=bool(relevant),
+        counts={int(k): v for k, v in json.loads(counts).items()},
+        mentions={int(k): v for k, v in json.loads(mentions).items()},
+        links=[(u, a) for u, a, _, _ in links],
+        link_scores=[(ra, p) for _, _, ra, p in links] if links and links[0][2] is not None else [],
+    )  # fmt: skip

@@ -1,0 +1,65 @@
+"""The run log: outcomes round-trip, only checkpoints are durable, runs are found by id."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcrawl.crawl.state import Outcome, RunState, StateError, new_run_id
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def page(seq: int, url: str, **kw) -> Outcome:
+    return Outcome(
+        seq=seq, url=url, final_url=url, status=200, reason=None, fetched_at=1_700_000_000_000,
+        seconds=0.01, host="www.a.cn", title="黄山", text="黄山 云海\x00", lang="zh", length=12,
+        content_hash="ab", simhash=(1 << 64) - 5, counts={3: [1, 0, 0, 2, 0]}, mentions={3: 2},
+        links=[("http://www.a.cn/x", "更多"), ("http://b.cn/", "")], relevance=0.75,
+        relevant=True, link_scores=[(0.5, 0.3), (0.0, 0.1)], **kw,
+    )  # fmt: skip
+
+
+def test_round_trip_and_durability(home) -> None:
+    run_id = new_run_id("tourism", "ops")
+    state = RunState.create(run_id, {"domain": "tourism", "settings": {"a": 1}})
+    state.append(page(1, "http://www.a.cn/"))
+    failure = Outcome(
+        url="http://c.cn/",
+        final_url="http://c.cn/",
+        status=404,
+        reason="http 404",
+        fetched_at=1,
+        seconds=0.1,
+        host="c.cn",
+        seq=2,
+    )
+    state.append(failure)
+    state.set_meta({"warc_offset": 123})
+    state.checkpoint()
+    state.append(page(3, "http://www.a.cn/lost"))  # fetched, never committed
+    state.close()
+
+    again = RunState.open(run_id)
+    got = list(again.outcomes())
+    assert [o.seq for o in got] == [1, 2]
+    first = got[0]
+    assert first.simhash == (1 << 64) - 5 and first.text == "黄山 云海"
+    assert first.counts == {3: [1, 0, 0, 2, 0]} and first.mentions == {3: 2}
+    assert first.links == [("http://www.a.cn/x", "更多"), ("http://b.cn/", "")]
+    assert first.link_scores == [(0.5, 0.3), (0.0, 0.1)]
+    assert first.relevant and not got[1].relevant and got[1].reason == "http 404"
+    assert again.meta()["warc_offset"] == 123 and again.meta()["run_id"] == run_id
+    assert [o.seq for o in again.outcomes(after=1)] == [2]
+    assert (home / "runs" / run_id / "state.sqlite").is_file()
+
+
+def test_unknown_run_and_duplicate_id() -> None:
+    with pytest.raises(StateError, match="no run 'nope'"):
+        RunState.open("nope")
+    RunState.create("r1", {}).close()
+    with pytest.raises(StateError, match="exists already"):
+        RunState.create("r1", {})
