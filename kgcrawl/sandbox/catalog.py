@@ -640,7 +640,7 @@ def build_catalog(seed: int, size: str) -> Catalog:
             )
         )
 
-    _add_tunnels(rng, catalog, profile, seed_names=set(seed_hosts()))
+    _add_tunnels(rng, catalog, profile)
     generated = profile.hosts - len(hosts)
     # One host of each whole-host hazard and of the rarer kinds, so every world has them.
     forced = [(Kind.SITE, {Hazard.DOWN}), (Kind.SITE, {Hazard.ROBOTS_ERROR}), (Kind.MIRROR, set())]
@@ -723,18 +723,19 @@ def _generated_host(
     )
 
 
-def _add_tunnels(
-    rng: random.Random, catalog: Catalog, profile: SizeProfile, seed_names: set[str]
-) -> None:
-    """Hidden clusters per domain, each entered from an off-topic channel of a seed host."""
+def _add_tunnels(rng: random.Random, catalog: Catalog, profile: SizeProfile) -> None:
+    """Hidden clusters per domain, each entered from an off-topic channel of one of the
+    domain's seed hosts (so the entry is on a seed's home page, a hop from the seed)."""
     hosts = catalog.hosts
+    content = (Kind.PORTAL, Kind.NEWS, Kind.SITE, Kind.FORUM, Kind.GOV)
     for domain in DOMAIN_TOPICS:
+        own = {url.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0] for url in SEEDS[domain]}
         entries = [
             (h.name, i)
             for h in hosts.values()
-            if h.name in seed_names and not h.hazards
+            if h.name in own and not h.hazards and h.kind in content
             for i, ch in enumerate(h.channels)
-            if ch.topic not in DOMAIN_TOPICS and ch.topic != LINKFARM_TOPIC
+            if ch.topic not in DOMAIN_TOPICS
         ]
         rng.shuffle(entries)
         for t in range(profile.tunnels):

@@ -143,7 +143,7 @@ server datacenter device browser wireless
         "en": """
 entertainment celebrity movie film actor actress director box_office premiere fans singer
 concert music album song idol drama series episode show star award red_carpet trailer
-streaming soundtrack comedy cast gossip
+streaming soundtrack comedy cast gossip variety_show
 """,
     },
     "health": {
@@ -168,6 +168,7 @@ vitamin protein clinic surgery recovery nursing mental_health anxiety wellness t
 education school student teacher exam university college admission enrollment curriculum
 course classroom lecture tuition scholarship degree graduate campus homework kindergarten
 textbook tutoring online_learning semester diploma faculty academic
+principal syllabus gaokao
 """,
     },
     "food": {
@@ -191,6 +192,7 @@ breakfast snack street_food bakery menu dining
 textile fabric yarn weaving dyeing garment manufacturing factory production equipment machinery
 product quality order export customer supplier wholesale specification sample quotation sales
 certification workshop cotton polyester landscape_design horticulture
+assembly_line spinning
 """,
     },
 }

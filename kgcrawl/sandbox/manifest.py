@@ -16,7 +16,7 @@ import json
 from collections import Counter, deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urlsplit
 
 from kgcrawl.sandbox.catalog import Kind
 from kgcrawl.sandbox.hazards import Hazard
@@ -120,18 +120,23 @@ def write_manifest(rows: list[ManifestRow], out: Path, meta: dict) -> None:
         raise SandboxError(f"{out}: manifest must end in .csv or .json")
 
 
-def link_locality(world: World, domain: str, urls: list[str]) -> tuple[float, float]:
+def link_locality(
+    world: World, domain: str, urls: list[str], cross_host: bool = False
+) -> tuple[float, float]:
     """P(target relevant | source relevant) and P(target relevant | source irrelevant).
 
-    Over the links of the given pages whose targets are pages; redirects are not followed.
+    Over the links of the given pages whose targets are pages (redirects not followed);
+    with `cross_host`, only links to another host.
     """
     counts = Counter()
     for url in urls:
-        source = world.truth(url).relevant(domain)
+        source = world.truth(url)
         for link in world.links(url):
+            if cross_host and urlsplit(link).hostname == source.host:
+                continue
             target = world.truth(link)
             if target.is_page:
-                counts[source, target.relevant(domain)] += 1
+                counts[source.relevant(domain), target.relevant(domain)] += 1
     rr = counts[True, True] / max(1, counts[True, True] + counts[True, False])
     ir = counts[False, True] / max(1, counts[False, True] + counts[False, False])
     return rr, ir

@@ -291,11 +291,13 @@ def _calendar_route(m: re.Match[str]) -> Route | None:
 
 
 def _numbered_route(host: Host, kind: str, n: int, ext: str) -> Route | None:
-    if _NUMBERED_EXT[kind] != ext or n >= MAX_NUMBER:
+    if _NUMBERED_EXT[kind] != ext:
         return None
     if kind == "print":
         route = _article_route(host, n)
         return None if route is None else Route(PageType.PRINT, route.channel, route.number)
+    if n >= MAX_NUMBER:
+        return None
     if kind == "member" and n >= 10:
         return None
     if kind == "loop" and n > 1:
