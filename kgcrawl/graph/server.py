@@ -24,8 +24,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgcrawl.graph.errors import GraphUnavailable
+
+if TYPE_CHECKING:
+    import redis
 
 PID_FILE = "falkordb.pid"
 PORT_FILE = "falkordb.port"
@@ -211,7 +215,7 @@ def _wait_ready(info: ServerInfo, timeout: float) -> ServerInfo:
     """Wait while the server answers LOADING (it replays its AOF) until it answers PING."""
     import redis
 
-    client = redis.Redis(host="127.0.0.1", port=info.port, socket_connect_timeout=2.0)
+    client = _client(info.port)
     deadline = time.monotonic() + timeout
     try:
         while True:
@@ -265,14 +269,29 @@ def _probe(port: int) -> tuple[int, bool] | None:
     """(process id, loading) from INFO, which Redis answers even while loading."""
     import redis
 
-    client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=1.0, socket_timeout=5)
+    client = _client(port)
     try:
         info = client.info()
-    except redis.exceptions.ConnectionError:
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
         return None
     finally:
         client.close()
     return int(info["process_id"]), bool(info.get("loading", 0))
+
+
+def _client(port: int) -> redis.Redis:
+    """A Redis client that fails at once: redis-py retries ten times by default (~5 s)."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return redis.Redis(
+        host="127.0.0.1",
+        port=port,
+        socket_connect_timeout=2.0,
+        socket_timeout=10.0,
+        retry=Retry(NoBackoff(), 0),
+    )
 
 
 def _gone(pid: int) -> bool:

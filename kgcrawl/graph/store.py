@@ -95,13 +95,19 @@ class FalkorStore(GraphStore):
     ) -> None:
         import falkordb
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         self.uri = f"falkordb://{host}:{port}/{graph}"
         self.graph_name = graph
         self._stop_home = stop_home
         self._redis = redis
         try:
-            self._db = falkordb.FalkorDB(host=host, port=port, socket_connect_timeout=5.0)
+            # One quick retry (a pooled connection may predate a server restart); the
+            # writer does its own retries with backoff, redis-py's ten would take ~5 s.
+            self._db = falkordb.FalkorDB(
+                host=host, port=port, socket_connect_timeout=5.0, retry=Retry(NoBackoff(), 1)
+            )
         except redis.exceptions.ConnectionError as exc:
             raise GraphUnavailable(f"{self.uri}: {exc}") from exc
         self._graph = self._db.select_graph(graph)
