@@ -111,11 +111,18 @@ def test_pages_for_concept_includes_narrower_concepts(graph_store, params, urls)
         assert sorted(records[2]["concepts"]) == sorted(["旅游", "交通"])
 
 
-def test_crawl_path_for_another_crawl_is_empty(graph_store) -> None:
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"url": "http://h2/c", "crawl": "other"},  # no such crawl
+        {"url": "http://h1/a"},  # the seed itself
+        {"url": "http://x/never-fetched"},  # found, never fetched
+    ],
+)
+def test_crawl_path_without_a_path_is_empty(graph_store, params) -> None:
     write_world(Backend("falkordb", graph_store))
     query = load_saved("crawl_path")
-    result = graph_store.run(query.cypher, query.bind({"url": "http://h2/c", "crawl": "other"}))
-    assert result.rows == []
+    assert graph_store.run(query.cypher, query.bind(params)).rows == []
 
 
 def test_parameters_from_the_command_line() -> None:
