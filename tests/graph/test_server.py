@@ -129,3 +129,14 @@ def test_data_home_follows_kgcrawl_home(monkeypatch, tmp_path) -> None:
     monkeypatch.delenv("KGCRAWL_HOME")
     monkeypatch.chdir(tmp_path)
     assert server.graph_folder() == tmp_path / ".kgcrawl" / "graph"
+
+
+def test_schema_lives_in_the_rdb_preamble_not_the_replayed_log(home) -> None:
+    """An index created inside a replayed AOF is not used during the replay (NOTES.md)."""
+    with connect("embedded", home=home) as store:
+        store.run("MERGE (:Page {url: 'http://a/'})")
+    folder = home / "graph" / "appendonlydir"
+    assert len(list(folder.glob("*.base.rdb"))) == 1
+    log = b"".join(path.read_bytes() for path in folder.glob("*.incr.aof"))
+    assert b"http://a/" in log
+    assert b"INDEX" not in log.upper() and b"CONSTRAINT" not in log.upper()
