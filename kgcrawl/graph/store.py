@@ -109,7 +109,7 @@ class FalkorStore(GraphStore):
                 host=host, port=port, socket_connect_timeout=5.0, retry=Retry(NoBackoff(), 1)
             )
         except redis.exceptions.ConnectionError as exc:
-            raise GraphUnavailable(f"{self.uri}: {exc}") from exc
+            raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         self._graph = self._db.select_graph(graph)
 
     def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
@@ -117,9 +117,9 @@ class FalkorStore(GraphStore):
         try:
             result = self._graph.query(cypher, params)
         except (errors.ConnectionError, errors.TimeoutError) as exc:
-            raise GraphUnavailable(f"{self.uri}: {exc}") from exc
+            raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.ResponseError as exc:
-            raise GraphQueryError(f"{self.uri}: {exc}") from exc
+            raise GraphQueryError(f"{self.uri}: {_one_line(exc)}") from exc
         columns = [str(name) for _, name in result.header]
         rows = [[_plain(value, _falkordb_entity) for value in row] for row in result.result_set]
         return QueryResult(columns, rows, {name: int(getattr(result, name)) for name in STAT_NAMES})
@@ -176,9 +176,9 @@ class FalkorStore(GraphStore):
         try:
             return self._db.connection.execute_command(*args)
         except (errors.ConnectionError, errors.TimeoutError) as exc:
-            raise GraphUnavailable(f"{self.uri}: {exc}") from exc
+            raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.ResponseError as exc:
-            raise GraphQueryError(f"{self.uri}: {' '.join(args[:2])}: {exc}") from exc
+            raise GraphQueryError(f"{self.uri}: {' '.join(args[:2])}: {_one_line(exc)}") from exc
 
     def _wait_constraints(self, timeout: float = 60.0) -> None:
         """Constraints start PENDING while FalkorDB checks the existing nodes."""
@@ -187,8 +187,8 @@ class FalkorStore(GraphStore):
             rows = self.run(schema.FALKORDB_CONSTRAINTS).rows
             failed = [f"{label}.{props[0]}" for label, props, st in rows if st == "FAILED"]
             if failed:
-                raise GraphQueryError(f"{self.uri}: duplicate values, no unique constraint on "
-                                      f"{', '.join(failed)}")  # fmt: skip
+                names = ", ".join(failed)
+                raise GraphQueryError(f"{self.uri}: duplicates, no unique constraint on {names}")
             if all(st == "OPERATIONAL" for *_, st in rows) or time.monotonic() > deadline:
                 return
             time.sleep(0.05)
@@ -209,7 +209,7 @@ class Neo4jStore(GraphStore):
         except neo4j.exceptions.AuthError as exc:
             raise GraphError(f"{uri}: authentication failed (KGCRAWL_GRAPH_USER/PASSWORD)") from exc
         except (neo4j.exceptions.DriverError, neo4j.exceptions.Neo4jError, OSError) as exc:
-            raise GraphUnavailable(f"{uri}: {exc}") from exc
+            raise GraphUnavailable(f"{uri}: {_one_line(exc)}") from exc
 
     def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
         errors = self._neo4j.exceptions
@@ -220,11 +220,11 @@ class Neo4jStore(GraphStore):
                 rows = [[_plain(value, self._entity) for value in rec.values()] for rec in result]
                 counters = result.consume().counters
         except (errors.ServiceUnavailable, errors.SessionExpired, errors.TransientError) as exc:
-            raise GraphUnavailable(f"{self.uri}: {exc}") from exc
+            raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.Neo4jError as exc:
-            raise GraphQueryError(f"{self.uri}: {exc.message or exc}") from exc
+            raise GraphQueryError(f"{self.uri}: {_one_line(exc.message or exc)}") from exc
         except errors.DriverError as exc:
-            raise GraphUnavailable(f"{self.uri}: {exc}") from exc
+            raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         return QueryResult(columns, rows, {name: getattr(counters, name) for name in STAT_NAMES})
 
     def ensure_schema(self) -> None:
@@ -312,6 +312,11 @@ def start_embedded(home: Path | None = None) -> tuple[server.ServerInfo, bool]:
     with FalkorStore("127.0.0.1", info.port) as store:
         store.ensure_schema()
     return info, started
+
+
+def _one_line(error: object) -> str:
+    """Server messages (Neo4j's draw a caret under the query) as one line for the CLI."""
+    return " ".join(str(error).split())
 
 
 def _plain(value: Any, entity: Callable[[Any], Any]) -> Any:
