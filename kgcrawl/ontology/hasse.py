@@ -18,7 +18,6 @@ from kgcrawl.ontology.lattice import Lattice
 from kgcrawl.ontology.taxonomy import Taxonomy
 
 _HEAD = [
-    "  rankdir=BT;",
     '  node [shape=box, style=rounded, fontname="Noto Sans CJK SC, sans-serif", fontsize=10];',
     "  edge [arrowhead=none];",
 ]
@@ -31,7 +30,7 @@ def lattice_dot(lattice: Lattice, title: str) -> str:
     for t, extent in enumerate(ctx.extents):
         # The attribute concept of t is the concept with extent t′ (when it is in the lattice).
         own.setdefault(extent, []).append(ctx.attributes[t])
-    lines = [f"digraph {_quote(title)} {{", *_HEAD]
+    lines = [f"digraph {_quote(title)} {{", "  rankdir=BT;", *_HEAD]
     for i, (extent, _) in enumerate(lattice.concepts):
         terms = "\\n".join(_escape(t) for t in own.get(extent, []))
         label = f"{terms}\\n({_docs(extent)})" if terms else _docs(extent)
@@ -42,7 +41,8 @@ def lattice_dot(lattice: Lattice, title: str) -> str:
 
 def taxonomy_dot(taxonomy: Taxonomy, topic: str, title: str) -> str:
     """The attribute-concept order: classes (synonyms joined by =) under the topic."""
-    lines = [f"digraph {_quote(title)} {{", *_HEAD]
+    # Left to right: a taxonomy is wide and shallow, so it reads better turned on its side.
+    lines = [f"digraph {_quote(title)} {{", "  rankdir=RL;", *_HEAD]
     lines.append(f'  root [label="{_escape(topic)}", style="rounded,bold"];')
     for i, cls in enumerate(taxonomy.classes):
         names = " = ".join(_escape(t) for t in cls.labels)
