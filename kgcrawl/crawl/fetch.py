@@ -228,6 +228,20 @@ class Fetcher:
                     if time.monotonic() > deadline:
                         raise _Failure("timeout", status)
                     chunks.append(chunk)
-            except requests.RequestException:
-                raise _Failure("reset", status) from None
+            except requests.RequestException as exc:
+                raise _Failure("timeout" if _timed_out(exc) else "reset", status) from None
         return _Response(status, headers, b"".join(chunks))
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """requests wraps a read timeout while streaming in a ConnectionError."""
+    from urllib3.exceptions import ReadTimeoutError
+
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ReadTimeoutError | TimeoutError) or any(
+            isinstance(arg, ReadTimeoutError) for arg in seen.args
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

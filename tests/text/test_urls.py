@@ -13,6 +13,9 @@ from kgcrawl.text.urls import canonical_url, host_of
         ("http://x.cn:8080/p?q=中文", "http://x.cn:8080/p?q=%E4%B8%AD%E6%96%87"),
         ("http://www.huangshan.com.cn/home?m_id=730", "http://www.huangshan.com.cn/home?m_id=730"),
         ("  http://a.cn/x#top  ", "http://a.cn/x"),
+        ("http://a.cn/t-1.html?sid=0123456789abcdef&page=2", "http://a.cn/t-1.html?page=2"),
+        ("http://a.cn/news/1.html;jsessionid=ABC123?x=1", "http://a.cn/news/1.html?x=1"),
+        ("http://a.cn/f?PHPSESSID=9", "http://a.cn/f"),
     ],
 )
 def test_canonical_form(raw: str, canon: str) -> None:
