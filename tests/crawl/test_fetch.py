@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 
@@ -121,7 +122,7 @@ def test_one_request_in_flight_per_host_and_delay_kept(sandbox) -> None:
         t.join()
     log = sorted(sandbox.access_log(host), key=lambda a: a.start)
     assert len(log) == len(links)
-    for before, after in zip(log, log[1:], strict=False):
+    for before, after in pairwise(log):
         assert after.start >= before.end, "two requests in flight to one host"
         assert after.start - before.end >= delay * 0.95
 
