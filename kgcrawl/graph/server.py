@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kgcrawl.crawl.state import data_home
 from kgcrawl.graph.errors import GraphUnavailable
 
 if TYPE_CHECKING:
@@ -51,12 +52,6 @@ class ServerInfo:
     port: int
     folder: Path
     loading: bool = False
-
-
-def data_home() -> Path:
-    """`<data>` of SPEC §7: `$KGCRAWL_HOME`, else `.kgcrawl/` in the working directory."""
-    env = os.environ.get("KGCRAWL_HOME")
-    return Path(env) if env else Path.cwd() / ".kgcrawl"
 
 
 def graph_folder(home: Path | None = None) -> Path:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from kgcrawl.crawl.state import data_home
 from kgcrawl.graph import schema, server
 from kgcrawl.graph.errors import GraphError, GraphQueryError, GraphUnavailable
 
@@ -276,7 +277,7 @@ def connect(
     if uri == "none":
         return None
     if uri == "embedded":
-        return _embedded(home if home is not None else server.data_home())
+        return _embedded(home if home is not None else data_home())
     store = _remote(uri)
     if schema_setup:
         store.ensure_schema()
