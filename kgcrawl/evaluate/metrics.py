@@ -256,8 +256,7 @@ def friedman_ranks(
     for results in result_sets[1:]:
         if set(results) != set(strategies):
             raise EvaluationError(
-                f"result sets rank different strategies: {sorted(strategies)} "
-                f"and {sorted(results)}"
+                f"result sets rank different strategies: {sorted(strategies)} and {sorted(results)}"
             )
     per_metric: dict[str, dict[str, float]] = {name: {} for name in strategies}
     for metric in metrics:

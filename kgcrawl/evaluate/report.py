@@ -1,0 +1,246 @@
+"""The evaluation report: metrics.csv, summary.md (the paper's Tables 2 and 3), PNG plots.
+
+`metrics.csv` has one row per strategy × domain × repeat × checkpoint (every
+`report_every` pages and the last page), with these columns:
+
+| column | meaning |
+| --- | --- |
+| strategy | strategy name (`bfs`, `fcits_oh`, …) |
+| domain | the pipeline's domain |
+| repeat | repeat number, from 0 |
+| dp | pages downloaded so far (DP) |
+| lp | of them, pages with R(p) > α (LP) |
+| ac | LP / DP (Eq. 10), a fraction |
+| ar | mean R(p) (Eq. 11) |
+| sd | population standard deviation of R(p) (Eq. 12) |
+| true_harvest | truly relevant pages / DP; empty without ground truth |
+| recall | share of the known relevant URLs downloaded; empty without ground truth |
+
+`summary.md` holds, per domain, a table in the style of Table 2 (each
+strategy's final values, the best of each column in bold; means over repeats)
+and a Friedman-rank table in the style of Table 3 (metrics.py). The plots, one
+per metric and domain (`<domain>-<metric>.png`), draw the metric against DP
+with one line per strategy (means over repeats), as the paper's Figs. 2–9.
+Labels are English, so no CJK font is needed.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, fields
+from pathlib import Path
+from statistics import fmean
+
+from kgcrawl.evaluate.metrics import (
+    HIGHER_IS_BETTER,
+    EvaluationError,
+    MetricsRow,
+    final_rows,
+    friedman_from_rows,
+)
+
+CSV_COLUMNS = tuple(f.name for f in fields(MetricsRow))
+PLOTTED = ("lp", "ac", "ar", "sd", "true_harvest", "recall")
+AXIS_LABEL = {
+    "lp": "LP (relevant pages downloaded)",
+    "ac": "AC = LP / DP",
+    "ar": "AR (mean relevance R(p))",
+    "sd": "SD of R(p)",
+    "true_harvest": "true harvest rate (truly relevant / DP)",
+    "recall": "recall of the relevant pages",
+}
+_INTS = {"repeat", "dp", "lp"}
+_OPTIONAL = {"true_harvest", "recall"}
+
+
+def write_metrics_csv(rows: Iterable[MetricsRow], path: str | Path) -> Path:
+    """metrics.csv with CSV_COLUMNS; unknown values are empty cells."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if v is None else v for k, v in asdict(row).items()})
+    return path
+
+
+def read_metrics_csv(path: str | Path) -> list[MetricsRow]:
+    """Rows back from a metrics.csv (to redraw a report, or merge runs made apart)."""
+    path = Path(path)
+    try:
+        with path.open(newline="", encoding="utf-8") as src:
+            reader = csv.DictReader(src)
+            if tuple(reader.fieldnames or ()) != CSV_COLUMNS:
+                raise EvaluationError(f"{path}: expected the columns {', '.join(CSV_COLUMNS)}")
+            return [_row(record, path, n) for n, record in enumerate(reader, start=2)]
+    except FileNotFoundError:
+        raise EvaluationError(f"{path}: no such metrics file") from None
+
+
+def _row(record: dict[str, str], path: Path, line: int) -> MetricsRow:
+    values: dict[str, object] = {}
+    try:
+        for name in CSV_COLUMNS:
+            text = record[name]
+            if name in ("strategy", "domain"):
+                values[name] = text
+            elif name in _OPTIONAL and text == "":
+                values[name] = None
+            else:
+                values[name] = int(text) if name in _INTS else float(text)
+    except (TypeError, ValueError) as exc:
+        raise EvaluationError(f"{path} line {line}: {exc}") from None
+    return MetricsRow(**values)  # type: ignore[arg-type]
+
+
+def summary_markdown(rows: Sequence[MetricsRow], title: str = "Evaluation") -> str:
+    """Tables 2 and 3 per domain, as Markdown."""
+    if not rows:
+        raise EvaluationError("no metrics rows to summarise")
+    lines = [f"# {title}", ""]
+    for domain in dict.fromkeys(row.domain for row in rows):
+        mine = [row for row in rows if row.domain == domain]
+        lines += _domain_section(domain, mine)
+    return "\n".join(lines)
+
+
+def _domain_section(domain: str, rows: list[MetricsRow]) -> list[str]:
+    finals = final_rows(rows)
+    strategies = list(dict.fromkeys(row.strategy for row in finals))
+    repeats = len({row.repeat for row in finals})
+    means = {
+        name: {
+            column: _mean([getattr(r, column) for r in finals if r.strategy == name])
+            for column in ("dp", *PLOTTED)
+        }
+        for name in strategies
+    }
+    best = {
+        column: _best([means[name][column] for name in strategies], HIGHER_IS_BETTER[column])
+        for column in PLOTTED
+    }
+    of_repeats = f", means of {repeats} repeats" if repeats > 1 else ""
+    lines = [
+        f"## {domain}",
+        "",
+        f"Final values of each strategy (Table 2 style{of_repeats}; best in bold).",
+        "",
+        "| Strategy | DP | LP | AC | AR | SD | True harvest | Recall |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name in strategies:
+        cells = [_display(name), _number(means[name]["dp"])]
+        for column in PLOTTED:
+            value = means[name][column]
+            text = _format(column, value)
+            cells.append(f"**{text}**" if value is not None and value == best[column] else text)
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", *_friedman_section(rows), ""]
+    return lines
+
+
+def _friedman_section(rows: list[MetricsRow]) -> list[str]:
+    table = friedman_from_rows(rows)
+    header = " | ".join(m.upper() for m in table.metrics)
+    lines = [
+        "Friedman average ranks (Table 3 style; 1 = best, LP, AC, AR higher is better, SD lower).",
+        "",
+        f"| Strategy | {header} | Average |",
+        "| --- |" + " ---: |" * (len(table.metrics) + 1),
+    ]
+    for name in table.strategies:
+        ranks = " | ".join(f"{table.ranks[name][m]:.4g}" for m in table.metrics)
+        lines.append(f"| {_display(name)} | {ranks} | {table.average[name]:.4g} |")
+    if table.statistic is not None:
+        lines += [
+            "",
+            f"Friedman χ² = {table.statistic:.2f} over {table.blocks} rankings of "
+            f"{len(table.strategies)} strategies, p = {table.p_value:.3g}.",
+        ]
+    return lines
+
+
+def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
+    """One PNG per metric and domain, metric against DP, one line per strategy."""
+    from matplotlib.figure import Figure
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for domain in dict.fromkeys(row.domain for row in rows):
+        mine = [row for row in rows if row.domain == domain]
+        for metric in PLOTTED:
+            if all(getattr(row, metric) is None for row in mine):
+                continue
+            fig = Figure(figsize=(7, 4.5), dpi=100)
+            ax = fig.add_subplot()
+            for name in dict.fromkeys(row.strategy for row in mine):
+                points = _mean_curve([r for r in mine if r.strategy == name], metric)
+                ax.plot(*zip(*points, strict=True), marker=".", label=_display(name))
+            ax.set_xlabel("DP (pages downloaded)")
+            ax.set_ylabel(AXIS_LABEL[metric])
+            ax.set_title(f"{metric.upper().replace('_', ' ')} against DP ({domain})")
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize="small")
+            fig.tight_layout()
+            path = out_dir / f"{domain}-{metric}.png"
+            fig.savefig(path, format="png")
+            written.append(path)
+    return written
+
+
+def write_report(
+    rows: Sequence[MetricsRow], out_dir: str | Path, title: str = "Evaluation"
+) -> list[Path]:
+    """metrics.csv, summary.md and the plots in `out_dir`; returns the files written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    summary = out_dir / "summary.md"
+    summary.write_text(summary_markdown(rows, title) + "\n", encoding="utf-8")
+    return [write_metrics_csv(rows, out_dir / "metrics.csv"), summary, *plot_metrics(rows, out_dir)]
+
+
+def _mean_curve(rows: list[MetricsRow], metric: str) -> list[tuple[float, float]]:
+    """(DP, mean over repeats) at every DP a checkpoint was taken, in DP order."""
+    by_dp: dict[int, list[float]] = {}
+    for row in rows:
+        value = getattr(row, metric)
+        if value is not None:
+            by_dp.setdefault(row.dp, []).append(value)
+    return [(dp, fmean(values)) for dp, values in sorted(by_dp.items())]
+
+
+def _mean(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return fmean(known) if known and len(known) == len(values) else None
+
+
+def _best(values: list[float | None], higher: bool) -> float | None:
+    known = [v for v in values if v is not None]
+    if not known:
+        return None
+    return max(known) if higher else min(known)
+
+
+def _format(column: str, value: float | None) -> str:
+    if value is None:
+        return "–"
+    if column == "lp":
+        return _number(value)
+    if column in ("ac", "true_harvest", "recall"):
+        return f"{value:.2%}".replace("%", " %")
+    return f"{value:.4f}"
+
+
+def _number(value: float | None) -> str:
+    """Counts as integers, or with one decimal when a mean over repeats is not whole."""
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def _display(strategy: str) -> str:
+    """The paper's spelling: fcits_oh → FCITS_OH."""
+    return strategy.upper()
