@@ -178,6 +178,49 @@ def build_ontology(
         console.print(f"[yellow]skipped[/yellow] {skipped.name}: {skipped.reason}", highlight=False)
 
 
+@app.command("refresh-ontology")
+def refresh_ontology(
+    domain: Annotated[str, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")],
+    run: Annotated[
+        str | None, typer.Option("--run", help="Take the pages from this run, not the graph.")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report the new terms; write nothing.")
+    ] = False,
+    corpus: Annotated[
+        Path | None, typer.Option(help="Corpus folder (default: corpus/<domain>).")
+    ] = None,
+    max_new: Annotated[int, typer.Option(help="Most new terms to add.")] = 20,
+    set_: SetOption = None,
+) -> None:
+    """Add terms found in relevant crawled pages to a new ontology version (SPEC §9)."""
+    from rich.table import Table
+
+    from kgcrawl.ontology.refresh import RefreshOptions
+    from kgcrawl.ontology.refresh import refresh_ontology as refresh
+
+    options = RefreshOptions(
+        run=run, dry_run=dry_run, corpus=corpus, overrides=tuple(set_ or ()), max_new=max_new
+    )
+    result = refresh(domain, options)
+    added = Table(
+        "term", "placed under", "relevant pages", "irrelevant pages", "score",
+        title=f"new terms for {result.domain}",
+    )  # fmt: skip
+    for term in result.added:
+        added.add_row(
+            term.term, term.parent_label, str(term.relevant_pages),
+            str(term.irrelevant_pages), f"{term.score:.3f}",
+        )  # fmt: skip
+    console.print(added if result.added else "no new term found")
+    summary = Table("", "", title=f"refresh-ontology {result.domain}", show_header=False)
+    for what, value in result.summary():
+        summary.add_row(what, value)
+    console.print(summary)
+    if hint := result.how_to_use():
+        console.print(hint, highlight=False)
+
+
 @graph_app.command("start")
 def graph_start() -> None:
     """Start the embedded FalkorDB (data in <data>/graph/) and leave it running."""

@@ -1,0 +1,428 @@
+"""`kgcrawl refresh-ontology`: new terms from crawled pages → a new ontology version (SPEC §9).
+
+The crawl finds words the ontology lacks. The relevant pages (R(p) > α) come
+from the knowledge graph — pages fetched by crawls of the domain — or from one
+run's state; the irrelevant pages downloaded alongside are the contrast set.
+
+1. Candidates: tokens, segmented as `build-ontology` segments (labels as jieba
+   user words, Latin phrases joined, stop words and numbers dropped), that are
+   in at least `min_pages` relevant pages and `min_share` of them, in at most
+   `max_irrelevant_share` of the irrelevant pages, and that are no label or
+   altLabel of the ontology. Ranked by relevant share − irrelevant share (the
+   more a word separates the two, the more it says about the domain), the best
+   `max_new` are accepted.
+2. The formal context is rebuilt (fca.py) over the domain's corpus documents
+   plus the relevant pages, with the ontology's concepts (a document has a
+   concept when it holds any of its labels) and the accepted terms as
+   attributes, and its lattice recomputed (lattice.py) under the same guard.
+3. Each accepted term goes under the existing concept whose extent contains
+   its extent most tightly: the smallest containing extent, ties to the deeper
+   concept, then the earlier one; the root when no extent contains it.
+   **Interpretation**: an equal extent counts as containing, and the term
+   becomes a child (Is-a), not a synonym: a word seen only alongside a concept
+   is more likely a part or kind of it than another name for it.
+4. The new version is `<ontology folder>/<domain>.v<N>.owl` + `.ttl`, N the next
+   free number (the unversioned file counts as version 1), the old ones kept;
+   the graph's Concept nodes and W_T weights are rewritten when a graph is
+   configured. A dry run, or a refresh that accepts no term, writes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kgcrawl.errors import KgcrawlError
+from kgcrawl.ontology.fca import FormalContext
+from kgcrawl.ontology.lattice import build_lattice, check_lattice_options
+from kgcrawl.ontology.merge import lang_of, ncname
+from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.text.tokenize import (
+    add_user_words,
+    is_chinese,
+    join_phrases,
+    keep_content,
+    normalise_label,
+    phrase_of,
+    segment,
+)
+
+if TYPE_CHECKING:
+    from kgcrawl.config import Settings
+    from kgcrawl.graph.store import GraphStore
+    from kgcrawl.graph.writer import WriteReport
+
+# Pages a crawl of the domain fetched, relevant or not, most relevant first.
+PAGES_QUERY = """
+MATCH (c:Crawl {domain: $domain})-[:FETCHED]->(p:Page)
+WHERE p.relevant = $relevant AND p.text IS NOT NULL
+RETURN DISTINCT p.url AS url, p.text AS text, p.relevance AS relevance
+ORDER BY relevance DESC, url
+LIMIT $limit
+"""
+
+
+class RefreshError(KgcrawlError):
+    """Nothing to refresh from (no graph, no relevant page) or a bad option."""
+
+
+@dataclass(frozen=True)
+class RefreshOptions:
+    """Where the pages come from, the candidate thresholds, and what to write."""
+
+    run: str | None = None  # read the pages of this run's state instead of the graph
+    dry_run: bool = False
+    corpus: Path | None = None  # default: corpus/<domain> beside the pipelines folder
+    overrides: tuple[str, ...] = ()  # --set section.key=value
+    min_pages: int = 2
+    min_share: float = 0.05
+    max_irrelevant_share: float = 0.05
+    max_new: int = 20
+    min_chars: int = 2
+    nouns_only: bool = True  # Chinese: only words jieba tags as nouns, as build-ontology
+    max_pages: int = 1000  # relevant pages read, and as many irrelevant ones, most relevant first
+    max_concepts: int = 200_000
+
+
+@dataclass(frozen=True)
+class CrawledPage:
+    """A downloaded page's main text and whether the crawl judged it relevant."""
+
+    url: str
+    text: str
+    relevance: float
+    relevant: bool
+
+
+@dataclass(frozen=True)
+class NewTerm:
+    """An accepted term: its new concept, where it went, and the counts that chose it."""
+
+    term: str
+    iri: str
+    parent: str
+    parent_label: str
+    relevant_pages: int
+    irrelevant_pages: int
+    score: float  # relevant share − irrelevant share
+    extent: int  # documents of the rebuilt context holding the term
+    parent_extent: int
+
+
+@dataclass
+class RefreshResult:
+    """What the refresh read, added and wrote."""
+
+    domain: str
+    source: str
+    relevant_pages: int
+    irrelevant_pages: int
+    corpus_documents: int
+    candidates: int
+    lattice_concepts: int
+    added: list[NewTerm]
+    ontology: Ontology  # the new version (the old one when nothing was added)
+    old_path: Path
+    pipeline: Path | None
+    dry_run: bool
+    files: list[Path] = field(default_factory=list)
+    graph: WriteReport | None = None
+    graph_uri: str | None = None
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(what, value) rows for the closing report."""
+        rows = [
+            ("pages from", self.source),
+            ("relevant pages", str(self.relevant_pages)),
+            ("irrelevant pages (contrast)", str(self.irrelevant_pages)),
+            ("corpus documents", str(self.corpus_documents)),
+            ("candidate terms", str(self.candidates)),
+            ("terms added", str(len(self.added))),
+            ("formal concepts", f"{self.lattice_concepts:,}"),
+            ("concepts", f"{len(self.ontology)} (was {len(self.ontology) - len(self.added)})"),
+        ]
+        rows += [("written", str(path)) for path in self.files]
+        if self.graph is not None:
+            rows.append(("graph", f"{self.graph.concepts} Concept nodes in {self.graph_uri}"))
+        if self.dry_run:
+            rows.append(("dry run", "nothing written"))
+        return rows
+
+    def how_to_use(self) -> str | None:
+        """How to point the pipeline at the new version; None when none was written."""
+        if not self.files:
+            return None
+        owl = self.files[0]
+        where = Path(os.path.relpath(owl, self.pipeline.parent)) if self.pipeline else owl
+        name = self.pipeline.name if self.pipeline else f"{self.domain}.toml"
+        return (
+            f"use it with --set ontology={where.as_posix()} (relative to the pipeline file), "
+            f'or set ontology = "{where.as_posix()}" in {name}'
+        )
+
+
+def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> RefreshResult:
+    """SPEC §9 for the pipeline `domain` (a name or a .toml path): read, propose, place, write."""
+    from kgcrawl.config import load_settings, parse_overrides
+    from kgcrawl.ontology.owl import read_ontology
+
+    opts = options or RefreshOptions()
+    _check_options(opts)
+    settings = load_settings(domain, parse_overrides(list(opts.overrides)))
+    onto = read_ontology(settings.ontology)
+    uri = settings.graph.uri
+    if opts.run is None and uri == "none":
+        raise RefreshError(
+            f"{settings.source}: no graph to read pages from (graph.uri = none); use --run ID"
+        )
+    store = None
+    if uri != "none" and not (opts.dry_run and opts.run is not None):
+        from kgcrawl.graph.store import connect
+
+        store = connect(uri, schema_setup=not opts.dry_run)
+    try:
+        if opts.run is not None:
+            pages = run_pages(opts.run, settings.domain)
+            source = f"run {opts.run}"
+        else:
+            pages = graph_pages(store, settings.domain, opts.max_pages)
+            source = f"graph {store.uri}"
+        result = _refresh(settings, onto, pages, source, opts)
+        if store is not None and result.files:
+            from kgcrawl.graph.writer import GraphWriter
+            from kgcrawl.ontology.topic import build_topic_model
+
+            model = build_topic_model(
+                result.ontology, settings.topic, settings.relevance.k, settings.relevance.tau
+            )
+            result.graph = GraphWriter(store).write_ontology(
+                model, settings.domain, settings.language
+            )
+            result.graph_uri = store.uri
+        return result
+    finally:
+        if store is not None:
+            store.close()
+
+
+def run_pages(run_id: str, domain: str) -> list[CrawledPage]:
+    """The downloaded pages of a run's state; the run must belong to `domain`."""
+    from kgcrawl.crawl.state import RunState
+
+    state = RunState.open(run_id)
+    try:
+        run_domain = state.meta().get("domain")
+        if run_domain is not None and run_domain != domain:
+            raise RefreshError(f"run {run_id} crawled {run_domain!r}, not {domain!r}")
+        return [
+            CrawledPage(o.final_url or o.url, o.text, o.relevance or 0.0, o.relevant)
+            for o in state.outcomes()
+            if o.downloaded and o.relevance is not None and o.text
+        ]
+    finally:
+        state.close()
+
+
+def graph_pages(store: GraphStore, domain: str, limit: int) -> list[CrawledPage]:
+    """Relevant and irrelevant pages fetched by crawls of `domain`, up to `limit` of each."""
+    pages = []
+    for relevant in (True, False):
+        result = store.run(PAGES_QUERY, {"domain": domain, "relevant": relevant, "limit": limit})
+        pages += [
+            CrawledPage(url, text, float(relevance or 0.0), relevant)
+            for url, text, relevance in result.rows
+        ]
+    return pages
+
+
+def next_version(folder: Path, domain: str) -> int:
+    """The next free N of `<domain>.v<N>.owl` in `folder`; the unversioned file is 1."""
+    pattern = re.compile(rf"^{re.escape(domain)}\.v(\d+)\.(owl|ttl)$")
+    taken = [int(m.group(1)) for p in folder.glob("*") if (m := pattern.match(p.name))]
+    return max([1, *taken]) + 1
+
+
+def _refresh(
+    settings: Settings,
+    onto: Ontology,
+    pages: list[CrawledPage],
+    source: str,
+    opts: RefreshOptions,
+) -> RefreshResult:
+    relevant = _most_relevant([p for p in pages if p.relevant], opts.max_pages)
+    irrelevant = _most_relevant([p for p in pages if not p.relevant], opts.max_pages)
+    if not relevant:
+        raise RefreshError(f"no relevant page of {settings.domain!r} in the {source}")
+    corpus_docs = _corpus_documents(settings, opts.corpus)
+
+    label_owner = _label_owners(onto)
+    phrases = {phrase_of(text) for c in onto.concepts.values() for text in c.all_labels()}
+    add_user_words(text for c in onto.concepts.values() for text in c.all_labels())
+
+    def terms_of(text: str) -> set[str]:
+        tokens = join_phrases(segment(text, is_chinese(text), opts.nouns_only), phrases)
+        return set(keep_content(tokens))
+
+    relevant_terms = [terms_of(p.text) for p in relevant]
+    irrelevant_terms = [terms_of(p.text) for p in irrelevant]
+    corpus_terms = [terms_of(text) for _, text in corpus_docs]
+    scored = _candidates(relevant_terms, irrelevant_terms, set(label_owner), opts)
+    accepted = scored[: opts.max_new]
+
+    concept_iris = list(onto.concepts)
+    attributes = concept_iris + [term for term, *_ in accepted]
+    accepted_set = {term for term, *_ in accepted}
+    doc_terms = [
+        {label_owner[t] for t in terms if t in label_owner} | (terms & accepted_set)
+        for terms in corpus_terms + relevant_terms
+    ]
+    ids = [doc_id for doc_id, _ in corpus_docs] + [p.url for p in relevant]
+    context = FormalContext.from_documents(ids, doc_terms, attributes)
+    lattice = build_lattice(context, max_concepts=opts.max_concepts)
+
+    extent = dict(zip(attributes, context.extents, strict=True))
+    new_concepts = dict(onto.concepts)
+    namespace = _namespace(onto.concepts[onto.root].iri)
+    taken = {iri[len(namespace) :] for iri in onto.concepts if iri.startswith(namespace)}
+    added = []
+    for term, rel_df, irr_df, score in accepted:
+        parent = _tightest(onto, extent, extent[term])
+        iri = namespace + _unique(ncname(term), taken)
+        new_concepts[iri] = Concept(
+            iri=iri, labels={lang_of(term): term}, parent=parent, edge=Edge.IS_A
+        )
+        added.append(
+            NewTerm(
+                term=term,
+                iri=iri,
+                parent=parent,
+                parent_label=onto.concepts[parent].label(settings.language),
+                relevant_pages=rel_df,
+                irrelevant_pages=irr_df,
+                score=score,
+                extent=extent[term].bit_count(),
+                parent_extent=extent[parent].bit_count(),
+            )
+        )
+    result = RefreshResult(
+        domain=settings.domain,
+        source=source,
+        relevant_pages=len(relevant),
+        irrelevant_pages=len(irrelevant),
+        corpus_documents=len(corpus_docs),
+        candidates=len(scored),
+        lattice_concepts=len(lattice),
+        added=added,
+        ontology=Ontology(iri=onto.iri, concepts=new_concepts),
+        old_path=settings.ontology,
+        pipeline=settings.source,
+        dry_run=opts.dry_run,
+    )
+    if added and not opts.dry_run:
+        from kgcrawl.ontology.owl import write_ontology
+
+        folder = settings.ontology.parent
+        stem = f"{settings.domain}.v{next_version(folder, settings.domain)}"
+        owl_path, ttl_path = folder / f"{stem}.owl", folder / f"{stem}.ttl"
+        write_ontology(result.ontology, owl_path, ttl_path)
+        result.files = [owl_path, ttl_path]
+    return result
+
+
+def _candidates(
+    relevant: list[set[str]],
+    irrelevant: list[set[str]],
+    known: set[str],
+    opts: RefreshOptions,
+) -> list[tuple[str, int, int, float]]:
+    """(term, relevant pages, irrelevant pages, score), best first (module docstring, step 1)."""
+    rel_df = Counter(t for terms in relevant for t in terms)
+    irr_df = Counter(t for terms in irrelevant for t in terms)
+    n_rel, n_irr = len(relevant), len(irrelevant)
+    out = []
+    for term, df in rel_df.items():
+        if term in known or len(term) < opts.min_chars:
+            continue
+        rel_share = df / n_rel
+        irr_share = irr_df[term] / n_irr if n_irr else 0.0
+        if df < opts.min_pages or rel_share < opts.min_share:
+            continue
+        if irr_share > opts.max_irrelevant_share:
+            continue
+        out.append((term, df, irr_df[term], rel_share - irr_share))
+    out.sort(key=lambda c: (-c[3], -c[1], c[0]))
+    return out
+
+
+def _tightest(onto: Ontology, extent: dict[str, int], bits: int) -> str:
+    """The concept whose extent contains `bits` most tightly (module docstring, step 3)."""
+    order = {iri: n for n, iri in enumerate(onto.concepts)}
+    containing = [iri for iri in onto.concepts if extent[iri] & bits == bits]
+    if not containing:
+        return onto.root
+    return min(
+        containing,
+        key=lambda iri: (extent[iri].bit_count(), -onto.depth[iri], order[iri]),
+    )
+
+
+def _label_owners(onto: Ontology) -> dict[str, str]:
+    """Every label and altLabel, as a token reads it, → the IRI of its concept."""
+    owners: dict[str, str] = {}
+    for concept in onto.concepts.values():
+        for text in concept.all_labels():
+            token = normalise_label(text) if is_chinese(text) else " ".join(phrase_of(text))
+            if token:
+                owners.setdefault(token, concept.iri)
+    return owners
+
+
+def _corpus_documents(settings: Settings, corpus: Path | None) -> list[tuple[str, str]]:
+    """(id, text) of the domain's corpus; none when the default folder does not exist."""
+    from kgcrawl.text.corpus import read_corpus
+
+    if corpus is None:
+        base = settings.source.parent.parent if settings.source else Path.cwd()
+        corpus = base / "corpus" / settings.domain
+        if not corpus.is_dir():
+            return []
+    return [(doc.id, doc.text) for doc in read_corpus(corpus).documents]
+
+
+def _most_relevant(pages: Iterable[CrawledPage], limit: int) -> list[CrawledPage]:
+    return sorted(pages, key=lambda p: (-p.relevance, p.url))[:limit]
+
+
+def _check_options(opts: RefreshOptions) -> None:
+    """Raise RefreshError naming the option that cannot work."""
+    check_lattice_options(0, opts.max_concepts, "cbo")
+    for name in ("min_share", "max_irrelevant_share"):
+        value = getattr(opts, name)
+        if not 0 <= value <= 1:
+            raise RefreshError(f"{_flag(name)} is a share of the pages in [0, 1], got {value}")
+    for name in ("min_pages", "max_new", "min_chars", "max_pages"):
+        value = getattr(opts, name)
+        if value < 1:
+            raise RefreshError(f"{_flag(name)} must be at least 1, got {value}")
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _namespace(iri: str) -> str:
+    return iri[: max(iri.rfind("#"), iri.rfind("/")) + 1]
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    unique, n = name, 1
+    while unique in taken:
+        n += 1
+        unique = f"{name}_{n}"
+    taken.add(unique)
+    return unique

@@ -1,0 +1,224 @@
+"""`refresh-ontology` on crafted pages: a term seen with a concept goes under it; dry runs write
+nothing; pages come from a run's state or from the graph (this domain's crawls only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kgcrawl.cli import app, main
+from kgcrawl.crawl.state import Outcome, RunState
+from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.ontology.owl import read_ontology, write_ontology
+from kgcrawl.ontology.refresh import (
+    RefreshError,
+    RefreshOptions,
+    next_version,
+    refresh_ontology,
+)
+
+runner = CliRunner()
+pytestmark = pytest.mark.usefixtures("jieba_words")
+
+NS = "http://example.org/tiny#"
+# Every relevant page names the new word 缆车 (cable car) with the concept 景区 (scenic
+# area); 导游 (tour guide) is in two of them and in a corpus document that lacks 景区;
+# 网站 (website) is in the irrelevant pages too; the mountains are in one page each.
+RELEVANT = [
+    "黄山景区的缆车很受欢迎，旅游网站推荐。",
+    "泰山景区缆车今天维修，旅游网站发布通知。",
+    "峨眉山景区新建缆车，游客可在网站预订，附导游电话。",
+    "华山景区缆车排队，博物馆和酒店也很热闹，导游在此。",
+]
+IRRELEVANT = ["股票市场今天上涨，财经网站发布新闻。", "足球比赛结果，体育网站新闻。"]
+CORPUS = {
+    "gate.txt": "景区门票和旅游交通指南。",
+    "hotel.txt": "酒店预订与旅游导游。",
+    "museum.txt": "博物馆景区旅游。",
+}
+# The rebuilt context: documents gate, hotel, museum (corpus, path order), then the pages.
+# 缆车 ⊆ {pages 1–4}: inside 景区 (gate, museum, pages 1–4) only. 导游 = {hotel, pages 3, 4}:
+# no concept holds all three (旅游 lacks pages 3–4, 景区 lacks hotel), so it goes to the root.
+
+
+def tiny_ontology() -> Ontology:
+    concepts = [
+        Concept(NS + "Tourism", {"zh": "旅游", "en": "tourism"}),
+        Concept(NS + "Scenic", {"zh": "景区"}, parent=NS + "Tourism", edge=Edge.IS_A),
+        Concept(NS + "Hotel", {"zh": "酒店"}, parent=NS + "Tourism", edge=Edge.IS_A),
+        Concept(NS + "Traffic", {"zh": "交通"}, parent=NS + "Tourism", edge=Edge.IS_A),
+        Concept(NS + "Museum", {"zh": "博物馆"}, parent=NS + "Scenic", edge=Edge.IS_A),
+    ]
+    return Ontology("http://example.org/tiny", {c.iri: c for c in concepts})
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch) -> Path:
+    """A checkout-like folder: pipelines/tiny.toml, ontologies/tiny.owl, corpus/tiny/."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("KGCRAWL_GRAPH_URI", raising=False)
+    write_ontology(tiny_ontology(), tmp_path / "ontologies" / "tiny.owl")
+    (tmp_path / "corpus" / "tiny").mkdir(parents=True)
+    for name, text in CORPUS.items():
+        (tmp_path / "corpus" / "tiny" / name).write_text(text, encoding="utf-8")
+    (tmp_path / "pipelines").mkdir()
+    (tmp_path / "pipelines" / "tiny.toml").write_text(
+        'topic = "旅游"\nontology = "../ontologies/tiny.owl"\nseeds = ["http://a.example/"]\n'
+        '[graph]\nuri = "none"\n',
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+def outcome(seq: int, url: str, **kw) -> Outcome:
+    base = {"url": url, "final_url": url, "status": 200, "reason": None, "fetched_at": seq}
+    return Outcome(**base | {"seconds": 0.01, "host": "a.example", "seq": seq} | kw)
+
+
+def make_run(run_id: str, domain: str = "tiny") -> None:
+    state = RunState.create(run_id, {"domain": domain})
+    texts = [(t, 0.9, True) for t in RELEVANT] + [(t, 0.1, False) for t in IRRELEVANT]
+    for seq, (text, relevance, relevant) in enumerate(texts, start=1):
+        url = f"http://a.example/{seq}"
+        state.append(outcome(seq, url, text=text, relevance=relevance, relevant=relevant))
+    gone = len(texts) + 1
+    state.append(outcome(gone, "http://a.example/gone", status=404, reason="http 404"))
+    state.checkpoint()
+    state.close()
+
+
+def files(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
+    make_run("r1")
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    result = refresh_ontology(pipeline, RefreshOptions(run="r1"))
+
+    assert [(t.term, t.parent) for t in result.added] == [
+        ("缆车", NS + "Scenic"),
+        ("导游", NS + "Tourism"),
+    ]
+    cable, guide = result.added
+    assert (cable.relevant_pages, cable.irrelevant_pages, cable.score) == (4, 0, 1.0)
+    assert (cable.extent, cable.parent_extent, cable.parent_label) == (4, 6, "景区")
+    assert (guide.relevant_pages, guide.score, guide.extent) == (2, 0.5, 3)
+    # 网站 is in the irrelevant pages; each mountain is in one relevant page only.
+    assert result.candidates == 2
+    assert (result.relevant_pages, result.irrelevant_pages, result.corpus_documents) == (4, 2, 3)
+    assert result.lattice_concepts > 0
+
+    onto_dir = world / "ontologies"
+    assert result.files == [onto_dir / "tiny.v2.owl", onto_dir / "tiny.v2.ttl"]
+    new = read_ontology(onto_dir / "tiny.v2.owl")
+    by_label = {c.label(): c for c in new.concepts.values()}
+    assert by_label["缆车"].parent == NS + "Scenic" and by_label["缆车"].edge is Edge.IS_A
+    assert by_label["导游"].parent == NS + "Tourism"
+    assert by_label["缆车"].iri == NS + "缆车"
+    assert len(new) == 7 and len(read_ontology(onto_dir / "tiny.owl")) == 5
+    assert result.how_to_use() == (
+        "use it with --set ontology=../ontologies/tiny.v2.owl (relative to the pipeline file), "
+        'or set ontology = "../ontologies/tiny.v2.owl" in tiny.toml'
+    )
+
+    again = refresh_ontology(pipeline, RefreshOptions(run="r1", max_new=1))
+    assert [t.term for t in again.added] == ["缆车"]
+    assert again.files[0].name == "tiny.v3.owl" and next_version(onto_dir, "tiny") == 4
+
+
+def test_dry_run_writes_nothing(world, graph_server, graph_store) -> None:
+    make_run("r1")
+    before = files(world)
+    uri = graph_server.uri(graph_store.graph_name)
+    result = refresh_ontology(
+        str(world / "pipelines" / "tiny.toml"),
+        RefreshOptions(run="r1", dry_run=True, overrides=(f"graph.uri={uri}",)),
+    )
+    assert [t.term for t in result.added] == ["缆车", "导游"]
+    assert result.files == [] and result.how_to_use() is None and result.graph is None
+    assert files(world) == before
+    assert graph_store.run("MATCH (n) RETURN count(n)").rows == [[0]]
+
+
+def test_cli_prints_terms_and_where_they_went(world) -> None:
+    make_run("r1")
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    before = files(world)
+    result = runner.invoke(app, ["refresh-ontology", pipeline, "--run", "r1", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert "缆车" in result.output and "景区" in result.output
+    assert "nothing written" in result.output
+    assert files(world) == before
+    result = runner.invoke(app, ["refresh-ontology", pipeline, "--run", "r1"])
+    assert result.exit_code == 0, result.output
+    assert "tiny.v2.owl" in result.output and "--set ontology=" in result.output
+
+
+def _write_pages(store, domain: str, crawl: str, pages: list[tuple[str, str, bool]]) -> None:
+    store.run("CREATE (:Crawl {id: $id, domain: $domain})", {"id": crawl, "domain": domain})
+    for n, (url, text, relevant) in enumerate(pages, start=1):
+        store.run(
+            "MATCH (c:Crawl {id: $crawl}) "
+            "CREATE (c)-[:FETCHED {order: $n}]->(:Page {url: $url, text: $text, "
+            "relevant: $relevant, relevance: $relevance})",
+            {
+                "crawl": crawl,
+                "n": n,
+                "url": url,
+                "text": text,
+                "relevant": relevant,
+                "relevance": 0.9 if relevant else 0.1,
+            },
+        )
+
+
+def test_pages_from_the_graph_and_concepts_written_back(world, graph_server, graph_store) -> None:
+    pages = [(f"http://a.example/{n}", t, True) for n, t in enumerate(RELEVANT)]
+    pages += [(f"http://b.example/{n}", t, False) for n, t in enumerate(IRRELEVANT)]
+    _write_pages(graph_store, "tiny", "crawl-1", pages)
+    # Another domain's relevant pages: their words must not reach this ontology.
+    other = [(f"http://c.example/{n}", "暴雨预警，洪水来袭。", True) for n in range(3)]
+    _write_pages(graph_store, "rainstorm", "crawl-2", other)
+    uri = graph_server.uri(graph_store.graph_name)
+
+    result = refresh_ontology(
+        str(world / "pipelines" / "tiny.toml"), RefreshOptions(overrides=(f"graph.uri={uri}",))
+    )
+    assert [(t.term, t.parent) for t in result.added] == [
+        ("缆车", NS + "Scenic"),
+        ("导游", NS + "Tourism"),
+    ]
+    assert result.source == f"graph {uri}" and result.relevant_pages == 4
+    assert result.graph is not None and result.graph.concepts == 7
+
+    rows = graph_store.run(
+        "MATCH (c:Concept {label: '缆车'})-[:SUBCLASS_OF]->(p:Concept) "
+        "RETURN c.iri, c.domain, c.depth, c.weight, p.iri"
+    ).rows
+    assert len(rows) == 1
+    iri, domain, depth, weight, parent = rows[0]
+    assert (iri, domain, depth, parent) == (NS + "缆车", "tiny", 2, NS + "Scenic")
+    assert 0 < weight < 1
+    assert graph_store.run("MATCH (c:Concept) RETURN count(c)").rows == [[7]]
+
+
+def test_nothing_to_refresh_from(world, capsys) -> None:
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    with pytest.raises(RefreshError, match=r"graph\.uri = none"):
+        refresh_ontology(pipeline)
+    make_run("storm", domain="rainstorm")
+    with pytest.raises(RefreshError, match="run storm crawled 'rainstorm', not 'tiny'"):
+        refresh_ontology(pipeline, RefreshOptions(run="storm"))
+    state = RunState.create("empty", {"domain": "tiny"})
+    state.close()
+    with pytest.raises(RefreshError, match="no relevant page of 'tiny' in the run empty"):
+        refresh_ontology(pipeline, RefreshOptions(run="empty"))
+    with pytest.raises(RefreshError, match="--max-irrelevant-share"):
+        refresh_ontology(pipeline, RefreshOptions(run="empty", max_irrelevant_share=2))
+    with pytest.raises(SystemExit) as exited:
+        main(["refresh-ontology", pipeline, "--run", "nope"])
+    assert exited.value.code == 2
+    assert "no run 'nope'" in capsys.readouterr().err
