@@ -6,15 +6,23 @@ run's state; the irrelevant pages downloaded alongside are the contrast set.
 
 1. Candidates: tokens, segmented as `build-ontology` segments (labels as jieba
    user words, Latin phrases joined, stop words and numbers dropped), that are
-   in at least `min_pages` relevant pages and `min_share` of them, in at most
-   `max_irrelevant_share` of the irrelevant pages, and that are no label or
-   altLabel of the ontology. Ranked by relevant share − irrelevant share (the
-   more a word separates the two, the more it says about the domain), the best
-   `max_new` are accepted.
+   no label or altLabel of the ontology, in at least `min_pages` relevant pages
+   and `min_share` of them, and at least `min_lift` times as common among the
+   relevant pages as among the irrelevant ones. Ranked by relevant share −
+   irrelevant share (the more a word separates the two, the more it says about
+   the domain), the best `max_new` are accepted. "Rare in irrelevant pages" is
+   relative: the contrast set comes from the same crawl and shares much of the
+   domain's vocabulary (on the sandbox, 游船 and 瀑布 are in 70 % and 30 % of the
+   relevant and irrelevant pages of a BFS crawl), so an absolute cut-off on
+   the irrelevant share would keep only noise.
 2. The formal context is rebuilt (fca.py) over the domain's corpus documents
    plus the relevant pages, with the ontology's concepts (a document has a
    concept when it holds any of its labels) and the accepted terms as
-   attributes, and its lattice recomputed (lattice.py) under the same guard.
+   attributes, and its lattice recomputed (lattice.py) up to `max_concepts`.
+   Crawled pages name many concepts each (a third of the cells on the sandbox),
+   so the full lattice soon runs to hundreds of thousands of concepts: past the
+   guard it is reported as such, not enumerated, and the refresh goes on,
+   because placing a term needs only the attribute extents (taxonomy.py).
 3. Each accepted term goes under the existing concept whose extent contains
    its extent most tightly: the smallest containing extent, ties to the deeper
    concept, then the earlier one; the root when no extent contains it.
@@ -39,7 +47,7 @@ from typing import TYPE_CHECKING
 
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.fca import FormalContext
-from kgcrawl.ontology.lattice import build_lattice, check_lattice_options
+from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import lang_of, ncname
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.text.tokenize import (
@@ -81,12 +89,14 @@ class RefreshOptions:
     overrides: tuple[str, ...] = ()  # --set section.key=value
     min_pages: int = 2
     min_share: float = 0.05
-    max_irrelevant_share: float = 0.05
+    min_lift: float = 1.5  # relevant share / irrelevant share
     max_new: int = 20
     min_chars: int = 2
     nouns_only: bool = True  # Chinese: only words jieba tags as nouns, as build-ontology
-    max_pages: int = 1000  # relevant pages read, and as many irrelevant ones, most relevant first
-    max_concepts: int = 200_000
+    # Relevant pages read, and as many irrelevant ones, most relevant first: segmenting
+    # Chinese nouns runs at ≈ 0.1 MB/s, and a few hundred pages show which words are common.
+    max_pages: int = 500
+    max_concepts: int = 20_000  # enumerate the lattice up to this many concepts
 
 
 @dataclass(frozen=True)
@@ -124,7 +134,8 @@ class RefreshResult:
     irrelevant_pages: int
     corpus_documents: int
     candidates: int
-    lattice_concepts: int
+    lattice_concepts: int | None  # None: more than max_concepts, not enumerated
+    max_concepts: int
     added: list[NewTerm]
     ontology: Ontology  # the new version (the old one when nothing was added)
     old_path: Path
@@ -143,7 +154,7 @@ class RefreshResult:
             ("corpus documents", str(self.corpus_documents)),
             ("candidate terms", str(self.candidates)),
             ("terms added", str(len(self.added))),
-            ("formal concepts", f"{self.lattice_concepts:,}"),
+            ("formal concepts", self._lattice()),
             ("concepts", f"{len(self.ontology)} (was {len(self.ontology) - len(self.added)})"),
         ]
         rows += [("written", str(path)) for path in self.files]
@@ -152,6 +163,11 @@ class RefreshResult:
         if self.dry_run:
             rows.append(("dry run", "nothing written"))
         return rows
+
+    def _lattice(self) -> str:
+        if self.lattice_concepts is not None:
+            return f"{self.lattice_concepts:,}"
+        return f"more than {self.max_concepts:,} (not enumerated; placing reads the extents)"
 
     def how_to_use(self) -> str | None:
         """How to point the pipeline at the new version; None when none was written."""
@@ -283,7 +299,10 @@ def _refresh(
     ]
     ids = [doc_id for doc_id, _ in corpus_docs] + [p.url for p in relevant]
     context = FormalContext.from_documents(ids, doc_terms, attributes)
-    lattice = build_lattice(context, max_concepts=opts.max_concepts)
+    try:
+        lattice_concepts: int | None = len(build_lattice(context, max_concepts=opts.max_concepts))
+    except LatticeError:
+        lattice_concepts = None
 
     extent = dict(zip(attributes, context.extents, strict=True))
     new_concepts = dict(onto.concepts)
@@ -316,7 +335,8 @@ def _refresh(
         irrelevant_pages=len(irrelevant),
         corpus_documents=len(corpus_docs),
         candidates=len(scored),
-        lattice_concepts=len(lattice),
+        lattice_concepts=lattice_concepts,
+        max_concepts=opts.max_concepts,
         added=added,
         ontology=Ontology(iri=onto.iri, concepts=new_concepts),
         old_path=settings.ontology,
@@ -352,7 +372,7 @@ def _candidates(
         irr_share = irr_df[term] / n_irr if n_irr else 0.0
         if df < opts.min_pages or rel_share < opts.min_share:
             continue
-        if irr_share > opts.max_irrelevant_share:
+        if rel_share < opts.min_lift * irr_share:
             continue
         out.append((term, df, irr_df[term], rel_share - irr_share))
     out.sort(key=lambda c: (-c[3], -c[1], c[0]))
@@ -401,10 +421,10 @@ def _most_relevant(pages: Iterable[CrawledPage], limit: int) -> list[CrawledPage
 def _check_options(opts: RefreshOptions) -> None:
     """Raise RefreshError naming the option that cannot work."""
     check_lattice_options(0, opts.max_concepts, "cbo")
-    for name in ("min_share", "max_irrelevant_share"):
-        value = getattr(opts, name)
-        if not 0 <= value <= 1:
-            raise RefreshError(f"{_flag(name)} is a share of the pages in [0, 1], got {value}")
+    if not 0 <= opts.min_share <= 1:
+        raise RefreshError(f"--min-share is a share of the pages in [0, 1], got {opts.min_share}")
+    if opts.min_lift < 1:
+        raise RefreshError(f"--min-lift must be at least 1, got {opts.min_lift}")
     for name in ("min_pages", "max_new", "min_chars", "max_pages"):
         value = getattr(opts, name)
         if value < 1:

@@ -25,14 +25,15 @@ pytestmark = pytest.mark.usefixtures("jieba_words")
 NS = "http://example.org/tiny#"
 # Every relevant page names the new word 缆车 (cable car) with the concept 景区 (scenic
 # area); 导游 (tour guide) is in two of them and in a corpus document that lacks 景区;
-# 网站 (website) is in the irrelevant pages too; the mountains are in one page each.
+# 门票 (ticket) is in 3/4 of them and 1/2 of the irrelevant pages: exactly the least lift,
+# 1.5; 网站 (website) is in every irrelevant page; the mountains are in one page each.
 RELEVANT = [
-    "黄山景区的缆车很受欢迎，旅游网站推荐。",
-    "泰山景区缆车今天维修，旅游网站发布通知。",
-    "峨眉山景区新建缆车，游客可在网站预订，附导游电话。",
+    "黄山景区的缆车很受欢迎，旅游网站推荐，门票打折。",
+    "泰山景区缆车今天维修，旅游网站发布通知，门票照常。",
+    "峨眉山景区新建缆车，游客可在网站预订门票，附导游电话。",
     "华山景区缆车排队，博物馆和酒店也很热闹，导游在此。",
 ]
-IRRELEVANT = ["股票市场今天上涨，财经网站发布新闻。", "足球比赛结果，体育网站新闻。"]
+IRRELEVANT = ["股票市场今天上涨，财经网站发布新闻，球赛门票售罄。", "足球比赛结果，体育网站新闻。"]
 CORPUS = {
     "gate.txt": "景区门票和旅游交通指南。",
     "hotel.txt": "酒店预订与旅游导游。",
@@ -41,6 +42,7 @@ CORPUS = {
 # The rebuilt context: documents gate, hotel, museum (corpus, path order), then the pages.
 # 缆车 ⊆ {pages 1–4}: inside 景区 (gate, museum, pages 1–4) only. 导游 = {hotel, pages 3, 4}:
 # no concept holds all three (旅游 lacks pages 3–4, 景区 lacks hotel), so it goes to the root.
+# 门票 = {gate, pages 1–3}: inside 景区 again (旅游 lacks page 3).
 
 
 def tiny_ontology() -> Ontology:
@@ -101,13 +103,16 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     assert [(t.term, t.parent) for t in result.added] == [
         ("缆车", NS + "Scenic"),
         ("导游", NS + "Tourism"),
+        ("门票", NS + "Scenic"),
     ]
-    cable, guide = result.added
+    cable, guide, ticket = result.added
     assert (cable.relevant_pages, cable.irrelevant_pages, cable.score) == (4, 0, 1.0)
     assert (cable.extent, cable.parent_extent, cable.parent_label) == (4, 6, "景区")
     assert (guide.relevant_pages, guide.score, guide.extent) == (2, 0.5, 3)
+    assert (ticket.relevant_pages, ticket.irrelevant_pages, ticket.score) == (3, 1, 0.25)
+    assert ticket.extent == 4
     # 网站 is in the irrelevant pages; each mountain is in one relevant page only.
-    assert result.candidates == 2
+    assert result.candidates == 3
     assert (result.relevant_pages, result.irrelevant_pages, result.corpus_documents) == (4, 2, 3)
     assert result.lattice_concepts > 0
 
@@ -118,7 +123,7 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     assert by_label["缆车"].parent == NS + "Scenic" and by_label["缆车"].edge is Edge.IS_A
     assert by_label["导游"].parent == NS + "Tourism"
     assert by_label["缆车"].iri == NS + "缆车"
-    assert len(new) == 7 and len(read_ontology(onto_dir / "tiny.owl")) == 5
+    assert len(new) == 8 and len(read_ontology(onto_dir / "tiny.owl")) == 5
     assert result.how_to_use() == (
         "use it with --set ontology=../ontologies/tiny.v2.owl (relative to the pipeline file), "
         'or set ontology = "../ontologies/tiny.v2.owl" in tiny.toml'
@@ -137,7 +142,7 @@ def test_dry_run_writes_nothing(world, graph_server, graph_store) -> None:
         str(world / "pipelines" / "tiny.toml"),
         RefreshOptions(run="r1", dry_run=True, overrides=(f"graph.uri={uri}",)),
     )
-    assert [t.term for t in result.added] == ["缆车", "导游"]
+    assert [t.term for t in result.added] == ["缆车", "导游", "门票"]
     assert result.files == [] and result.how_to_use() is None and result.graph is None
     assert files(world) == before
     assert graph_store.run("MATCH (n) RETURN count(n)").rows == [[0]]
@@ -190,9 +195,10 @@ def test_pages_from_the_graph_and_concepts_written_back(world, graph_server, gra
     assert [(t.term, t.parent) for t in result.added] == [
         ("缆车", NS + "Scenic"),
         ("导游", NS + "Tourism"),
+        ("门票", NS + "Scenic"),
     ]
     assert result.source == f"graph {uri}" and result.relevant_pages == 4
-    assert result.graph is not None and result.graph.concepts == 7
+    assert result.graph is not None and result.graph.concepts == 8
 
     rows = graph_store.run(
         "MATCH (c:Concept {label: '缆车'})-[:SUBCLASS_OF]->(p:Concept) "
@@ -202,7 +208,7 @@ def test_pages_from_the_graph_and_concepts_written_back(world, graph_server, gra
     iri, domain, depth, weight, parent = rows[0]
     assert (iri, domain, depth, parent) == (NS + "缆车", "tiny", 2, NS + "Scenic")
     assert 0 < weight < 1
-    assert graph_store.run("MATCH (c:Concept) RETURN count(c)").rows == [[7]]
+    assert graph_store.run("MATCH (c:Concept) RETURN count(c)").rows == [[8]]
 
 
 def test_nothing_to_refresh_from(world, capsys) -> None:
@@ -216,8 +222,8 @@ def test_nothing_to_refresh_from(world, capsys) -> None:
     state.close()
     with pytest.raises(RefreshError, match="no relevant page of 'tiny' in the run empty"):
         refresh_ontology(pipeline, RefreshOptions(run="empty"))
-    with pytest.raises(RefreshError, match="--max-irrelevant-share"):
-        refresh_ontology(pipeline, RefreshOptions(run="empty", max_irrelevant_share=2))
+    with pytest.raises(RefreshError, match=r"--min-lift must be at least 1, got 0\.5"):
+        refresh_ontology(pipeline, RefreshOptions(run="empty", min_lift=0.5))
     with pytest.raises(SystemExit) as exited:
         main(["refresh-ontology", pipeline, "--run", "nope"])
     assert exited.value.code == 2
