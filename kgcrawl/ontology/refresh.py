@@ -139,7 +139,7 @@ class RefreshResult:
     added: list[NewTerm]
     ontology: Ontology  # the new version (the old one when nothing was added)
     old_path: Path
-    pipeline: Path | None
+    pipeline: Path  # the pipeline file
     dry_run: bool
     files: list[Path] = field(default_factory=list)
     graph: WriteReport | None = None
@@ -173,12 +173,10 @@ class RefreshResult:
         """How to point the pipeline at the new version; None when none was written."""
         if not self.files:
             return None
-        owl = self.files[0]
-        where = Path(os.path.relpath(owl, self.pipeline.parent)) if self.pipeline else owl
-        name = self.pipeline.name if self.pipeline else f"{self.domain}.toml"
+        where = Path(os.path.relpath(self.files[0], self.pipeline.parent)).as_posix()
         return (
-            f"use it with --set ontology={where.as_posix()} (relative to the pipeline file), "
-            f'or set ontology = "{where.as_posix()}" in {name}'
+            f"use it with --set ontology={where} (relative to the pipeline file), "
+            f'or set ontology = "{where}" in {self.pipeline.name}'
         )
 
 
@@ -236,7 +234,7 @@ def run_pages(run_id: str, domain: str) -> list[CrawledPage]:
         if run_domain is not None and run_domain != domain:
             raise RefreshError(f"run {run_id} crawled {run_domain!r}, not {domain!r}")
         return [
-            CrawledPage(o.final_url or o.url, o.text, o.relevance or 0.0, o.relevant)
+            CrawledPage(o.final_url or o.url, o.text, o.relevance, o.relevant)
             for o in state.outcomes()
             if o.downloaded and o.relevance is not None and o.text
         ]
@@ -407,8 +405,7 @@ def _corpus_documents(settings: Settings, corpus: Path | None) -> list[tuple[str
     from kgcrawl.text.corpus import read_corpus
 
     if corpus is None:
-        base = settings.source.parent.parent if settings.source else Path.cwd()
-        corpus = base / "corpus" / settings.domain
+        corpus = settings.source.parent.parent / "corpus" / settings.domain
         if not corpus.is_dir():
             return []
     return [(doc.id, doc.text) for doc in read_corpus(corpus).documents]
