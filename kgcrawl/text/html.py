@@ -1,0 +1,218 @@
+"""One lxml pass over a page: the tag groups of Table 1, the title, the out-links.
+
+SPEC §4.1: text counts once, in the innermost group element that holds it;
+`<script>`, `<style>`, `<noscript>`, `<template>` and comments are ignored.
+Group 1 also takes the `content` of `<meta name=keywords|description>`.
+Text pieces of one group are glued as the browser shows them: nothing between
+inline elements (`暴雨<a>灾害</a>` reads 暴雨灾害), a line break at block
+boundaries and wherever text of another group came in between, so a label is
+never made of two pieces that are apart on the page.
+
+Links are made absolute (`<base href>` honoured) and canonical (`text.urls`);
+a link found twice on a page keeps one entry with both anchor texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urljoin
+
+from kgcrawl.text.urls import canonical_url
+
+# Table 1 (SPEC §4.1): the innermost of these elements decides a text's group.
+GROUP_OF_TAG: dict[str, int] = {
+    "title": 1,
+    "h1": 1,
+    "h2": 2,
+    "h3": 2,
+    "h4": 3,
+    "h5": 3,
+    "h6": 3,
+    "b": 3,
+    "strong": 3,
+    "p": 4,
+    "td": 4,
+    "li": 4,
+}
+GROUPS = 5
+_OTHER = 5  # all other visible text
+_HIDDEN = 0  # <head> content other than the title
+_SKIPPED = frozenset({"script", "style", "noscript", "template"})
+_META_GROUP_1 = frozenset({"keywords", "description"})
+# Elements that flow inside a line: no break between their text and the text around them.
+_INLINE = frozenset(
+    {
+        *("a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em"),
+        *("font", "i", "img", "ins", "kbd", "label", "mark", "q", "s", "samp", "small"),
+        *("span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OutLink:
+    """A link of the page: canonical absolute URL and the anchor text (fallbacks applied)."""
+
+    url: str
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedPage:
+    """What one pass over the HTML gives; `groups[k - 1]` is the text of Table 1 group k."""
+
+    url: str
+    title: str
+    groups: tuple[str, str, str, str, str]
+    links: tuple[OutLink, ...]
+
+    @property
+    def text(self) -> str:
+        """All visible text, group by group."""
+        return "\n".join(self.groups)
+
+
+def link_url(href: str, base: str) -> str | None:
+    """The canonical absolute URL an `href` points to (`text.urls`), or None if not http(s)."""
+    return _canonical(urljoin(base, href.strip()))
+
+
+# Navigation links repeat on every page of a site, and canonical_url takes ≈ 12 µs.
+_canonical = lru_cache(maxsize=1 << 16)(canonical_url)
+
+
+def parse_html(body: bytes, url: str, charset: str = "utf-8") -> ParsedPage:
+    """Tag groups, title and out-links of a page, in one pass over the lxml tree.
+
+    `charset` is the one the fetcher settled on (`crawl.decode`); lxml gets the
+    text as UTF-8 bytes with that encoding named, so a `<meta charset>` that
+    contradicts the fetcher cannot make it decode the page a second time, wrongly.
+    """
+    from lxml import etree
+
+    page_url = canonical_url(url) or url
+    parser = etree.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True
+    )
+    data = body.decode(charset, "replace").encode("utf-8", "replace")
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        root = None
+    walker = _Walker(page_url)
+    if root is not None:
+        walker.walk(etree.iterwalk(root, events=("start", "end")))
+    return ParsedPage(
+        url=page_url,
+        title=walker.title,
+        groups=tuple("".join(pieces).strip() for pieces in walker.pieces),  # type: ignore[arg-type]
+        links=tuple(OutLink(link, " ".join(anchors)) for link, anchors in walker.links.items()),
+    )
+
+
+class _Anchor:
+    """An open `<a href>`: its text so far and its fallbacks."""
+
+    __slots__ = ("alt", "element", "pieces", "title", "url")
+
+    def __init__(self, element, url: str, title: str) -> None:
+        self.element = element
+        self.url = url
+        self.title = title
+        self.alt = ""
+        self.pieces: list[str] = []
+
+    def text(self) -> str:
+        for candidate in ("".join(self.pieces), self.title, self.alt):
+            words = candidate.split()
+            if words:
+                return " ".join(words)
+        return ""
+
+
+class _Walker:
+    """The state of the single pass: group stack, skip depth, open anchors, output."""
+
+    def __init__(self, url: str) -> None:
+        self.base = url
+        self.base_set = False
+        self.title = ""
+        self.pieces: list[list[str]] = [[] for _ in range(GROUPS)]
+        self.links: dict[str, list[str]] = {}
+        self.groups: list[int] = [_OTHER]
+        self.anchors: list[_Anchor] = []
+        self.last_group = 0
+        self.boundary = True
+
+    def emit(self, text: str | None, group: int) -> None:
+        if not text or group == _HIDDEN:
+            return
+        if group != self.last_group or self.boundary:
+            self.pieces[group - 1].append("\n")
+            self.boundary = False
+            self.last_group = group
+        self.pieces[group - 1].append(text)
+        for anchor in self.anchors:
+            anchor.pieces.append(text)
+
+    def walk(self, events) -> None:
+        skip = 0
+        for event, el in events:
+            tag = el.tag
+            if not isinstance(tag, str):
+                continue
+            tag = tag.lower()
+            if event == "start":
+                if skip or tag in _SKIPPED:
+                    skip += 1
+                    continue
+                self.start(el, tag)
+                continue
+            if skip:
+                skip -= 1
+                if skip == 0:
+                    self.emit(el.tail, self.groups[-1])
+                continue
+            self.end(el, tag)
+
+    def start(self, el, tag: str) -> None:
+        parent = self.groups[-1]
+        group = _HIDDEN if tag == "head" else GROUP_OF_TAG.get(tag, parent)
+        self.groups.append(group)
+        if tag not in _INLINE:
+            self.boundary = True
+        if tag == "title" and not self.title:
+            self.title = " ".join("".join(el.itertext()).split())
+        elif tag == "meta" and (el.get("name") or "").lower() in _META_GROUP_1:
+            self.emit(el.get("content"), 1)
+            self.boundary = True
+        elif tag == "base" and not self.base_set and el.get("href"):
+            self.base = urljoin(self.base, el.get("href").strip())
+            self.base_set = True
+        elif tag in ("a", "area") and el.get("href") is not None:
+            url = link_url(el.get("href"), self.base)
+            if url is not None:
+                self.anchors.append(_Anchor(el, url, el.get("title") or ""))
+        elif tag == "img" and self.anchors and not self.anchors[-1].alt:
+            self.anchors[-1].alt = el.get("alt") or ""
+        self.emit(el.text, group)
+
+    def end(self, el, tag: str) -> None:
+        self.groups.pop()
+        if tag not in _INLINE:
+            self.boundary = True
+        if self.anchors and self.anchors[-1].element is el:
+            anchor = self.anchors.pop()
+            texts = self.links.setdefault(anchor.url, [])
+            text = anchor.text()
+            if text:
+                texts.append(text)
+        self.emit(el.tail, self.groups[-1])
+
+
+def main_text(body: bytes, url: str) -> str:
+    """The article text (trafilatura, ≈ 17 ms a page): call it only where it is used."""
+    import trafilatura
+
+    return trafilatura.extract(body, url=url, include_comments=False) or ""

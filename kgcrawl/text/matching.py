@@ -1,0 +1,229 @@
+"""Counting topic words in text, as the shared tokenizer would, but fast.
+
+A topic word (one concept) occurs wherever the tokens of the text read one of
+its labels or altLabels (`tokenize.label_tokens`). Tokenising a whole 50 KB
+Chinese page with jieba takes 50–80 ms (≈ 0.65–1.3 MB/s, NOTES.md), four times
+the page budget, so we find candidates with one compiled regular expression
+and ask jieba only where its answer could differ:
+
+* Chinese labels (added as jieba user words): a regex alternation of all of
+  them, longest first, finds every place where a label is spelled. jieba cuts
+  each run of "block" characters (`jieba.re_han_default`) on its own, by the
+  most probable path through the dictionary words of that run. If no
+  dictionary word crosses the start or the end of the hit, every path is cut
+  there, so the hit is cut exactly as the label alone is: one token. Only when
+  a word crosses (旅游 inside 旅游业, 暴雨 inside 大暴雨) is the run tokenised,
+  and its tokens are counted. On Chinese news text about one hit in seven
+  needs this.
+* Other labels (Latin words): a regex of the label's words separated by
+  non-word characters, not glued to ASCII letters or digits, which is how jieba
+  cuts Latin text and how `tokenize` drops punctuation between tokens.
+
+The counts equal counting `label_tokens` sequences in `tokenize(text)` except
+next to the few jieba dictionary entries that mix Latin with symbols or Han
+(AT&T, B超), and for labels with characters outside jieba's runs (暴雨·灾害)
+whose pieces the tokenizer would also match across punctuation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from kgcrawl.text.tokenize import add_user_words, label_tokens, normalise_label, tokenize
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# jieba.re_han_default: jieba segments each maximal run of these characters on its own.
+_RUN_CHARS = "\u4e00-\u9fd5a-zA-Z0-9+#&._%\\-"
+_RUN = re.compile(f"[{_RUN_CHARS}]*")
+_RUN_ONLY = re.compile(f"[{_RUN_CHARS}]+")
+_LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_NON_WORD = re.compile(r"[\W_]+")
+# Mean length of a Chinese jieba token: 1.87 and 1.92 characters in the shipped
+# tourism and rainstorm corpora, 1.79 in text drawn from jieba's dictionary by frequency.
+CJK_CHARS_PER_TOKEN = 1.9
+_RUN_CACHE = 1 << 16
+
+
+def token_length(text: str) -> int:
+    """Page length in tokens for BM25 (Eq. 5), estimated without running jieba.
+
+    Latin words and numbers count one each, Chinese characters 1/1.9 each; BM25
+    uses only dl / avgdl, so one consistent estimate is all it needs.
+    """
+    return len(_LATIN_WORD.findall(text)) + round(
+        len(_CJK_CHAR.findall(text)) / CJK_CHARS_PER_TOKEN
+    )
+
+
+class TopicMatcher:
+    """Counts of every topic word in a text; topic word i has the labels `words[i]`.
+
+    Where labels overlap, the longest wins, leftmost first, as jieba keeps
+    暴雨灾害 whole instead of counting 暴雨: "hotel chain" counts once, for the
+    concept labelled so, not again for "hotel". Building a matcher adds the
+    Chinese labels to jieba as user words (process-wide, as `build-ontology`
+    does), so keep one matcher per topic model.
+    """
+
+    def __init__(self, words: Sequence[Sequence[str]]) -> None:
+        import jieba
+
+        self.n = len(words)
+        add_user_words(label for labels in words for label in labels if _CJK.search(label))
+        self._freq = jieba.dt.FREQ
+        self._longest_word = max(len(word) for word in self._freq)
+        self._runs: dict[str, tuple[str, ...]] = {}
+
+        # label tokens → topic word indexes (two concepts may share a label)
+        self._cjk_words: dict[tuple[str, ...], list[int]] = {}
+        self._latin_words: dict[tuple[str, ...], list[int]] = {}
+        for i, labels in enumerate(words):
+            for label in labels:
+                norm = normalise_label(label)
+                if _CJK.search(norm):
+                    key = label_tokens(norm)
+                    index = self._cjk_words
+                else:
+                    key = _latin_parts(norm)
+                    index = self._latin_words
+                if key and i not in index.setdefault(key, []):
+                    index[key].append(i)
+        self._single_token = {
+            tokens[0]
+            for tokens in self._cjk_words
+            if len(tokens) == 1 and len(tokens[0]) > 1 and _RUN_ONLY.fullmatch(tokens[0])
+        }
+        self._max_tokens = max(map(len, self._cjk_words), default=1)
+        spellings = sorted({"".join(t) for t in self._cjk_words}, key=len, reverse=True)
+        self._cjk = _alternation([re.escape(s) for s in spellings])
+        # more words first ("hotel chain" before "hotel"); a label that starts with an
+        # ASCII letter or digit must not be glued to one (one lookbehind for all of them,
+        # so the regex engine can still skip ahead to possible first letters).
+        latin = sorted(self._latin_words, key=lambda parts: (-len(parts), -len("".join(parts))))
+        ascii_first = [_latin_pattern(p) for p in latin if _ASCII_ALNUM.match(p[0])]
+        other_first = [_latin_pattern(p) for p in latin if not _ASCII_ALNUM.match(p[0])]
+        self._latin = [
+            pattern
+            for pattern in (
+                _alternation(ascii_first, prefix="(?<![A-Za-z0-9])"),
+                _alternation(other_first),
+            )
+            if pattern is not None
+        ]
+
+    def count(self, text: str) -> np.ndarray:
+        """Occurrences of each topic word in `text` (an int array of length n)."""
+        counts = np.zeros(self.n, dtype=np.int32)
+        for i, c in self.count_sparse(text).items():
+            counts[i] = c
+        return counts
+
+    def count_sparse(self, text: str) -> dict[int, int]:
+        """{topic word index: occurrences}, only the words that occur."""
+        counts: dict[int, int] = {}
+        if not text:
+            return counts
+        for pattern in self._latin:
+            for match in pattern.finditer(text):
+                _add(counts, self._latin_words[_latin_parts(match.group().lower())])
+        if self._cjk is not None:
+            self._count_cjk(text, counts)
+        return counts
+
+    def _count_cjk(self, text: str, counts: dict[int, int]) -> None:
+        """Hits grouped by the jieba runs around them; a run is tokenised only when needed."""
+        regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
+        reverse = ""
+        n = len(text)
+        for hit in self._cjk.finditer(text):
+            if not reverse:
+                reverse = text[::-1]
+            start, end = hit.span()
+            left = n - _RUN.match(reverse, n - start).end()
+            right = _RUN.match(text, end).end()
+            if regions and left < regions[-1][1]:
+                regions[-1][1] = max(right, regions[-1][1])
+                regions[-1][2].append(hit)
+            else:
+                regions.append([left, right, [hit]])
+        for left, right, hits in regions:
+            if all(self._is_token(text, left, right, hit) for hit in hits):
+                for hit in hits:
+                    _add(counts, self._cjk_words[(hit.group(),)])
+            else:
+                self._count_tokens(self._tokens(text[left:right]), counts)
+
+    def _is_token(self, text: str, left: int, right: int, hit: re.Match) -> bool:
+        """True when jieba must cut the hit as one token: no dictionary word crosses its ends.
+
+        jieba (get_DAG, calc) takes the most probable path through the words of
+        the run; when no word spans the hit's start or end, every path is cut
+        there, and inside the hit the best path is the label's own, one token.
+        """
+        if hit.group() not in self._single_token:
+            return False
+        start, end = hit.span()
+        freq = self._freq
+        for a in range(max(left, start - self._longest_word + 1), end):
+            b = a + 1
+            fragment = text[a:b]
+            while b <= right and fragment in freq:
+                if freq[fragment] and (a < start < b or a < end < b):
+                    return False
+                b += 1
+                fragment = text[a:b]
+        return True
+
+    def _tokens(self, run: str) -> tuple[str, ...]:
+        """Tokens of a text region; cached, as runs repeat across the pages of a site."""
+        tokens = self._runs.get(run)
+        if tokens is None:
+            if len(self._runs) >= _RUN_CACHE:
+                self._runs.clear()
+            tokens = self._runs[run] = tuple(tokenize(run))
+        return tokens
+
+    def _count_tokens(self, tokens: tuple[str, ...], counts: dict[int, int]) -> None:
+        """Label token sequences in `tokens`, longest first, not overlapping."""
+        pos = 0
+        while pos < len(tokens):
+            for size in range(min(self._max_tokens, len(tokens) - pos), 0, -1):
+                words = self._cjk_words.get(tokens[pos : pos + size])
+                if words:
+                    _add(counts, words)
+                    pos += size
+                    break
+            else:
+                pos += 1
+
+
+def _add(counts: dict[int, int], words: list[int]) -> None:
+    for i in words:
+        counts[i] = counts.get(i, 0) + 1
+
+
+def _latin_parts(label: str) -> tuple[str, ...]:
+    """The words of a Latin label or match: "Natural  scenery" → (natural, scenery)."""
+    return tuple(part for part in _NON_WORD.split(label.lower()) if part)
+
+
+def _latin_pattern(parts: tuple[str, ...]) -> str:
+    """(natural, scenery) → natural[\\W_]+scenery, not followed by an ASCII letter or digit.
+
+    jieba cuts Latin text into runs of ASCII letters and digits, and `tokenize`
+    drops the punctuation and spaces between them.
+    """
+    pattern = r"[\W_]+".join(re.escape(p) for p in parts)
+    if _ASCII_ALNUM.match(parts[-1][-1]):
+        pattern += r"(?![A-Za-z0-9])"
+    return pattern
+
+
+def _alternation(patterns: list[str], prefix: str = "") -> re.Pattern | None:
+    """One regex for many literals; no groups inside, or `re` stops skipping ahead."""
+    return re.compile(prefix + "(?:" + "|".join(patterns) + ")", re.I) if patterns else None

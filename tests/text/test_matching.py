@@ -1,0 +1,125 @@
+"""Topic-word counting: the fast scan must count what the shared tokenizer would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgcrawl.text.matching import TopicMatcher, token_length
+from kgcrawl.text.tokenize import label_tokens, normalise_label, tokenize
+
+# Overlapping labels on purpose: 暴雨 / 暴雨灾害 / 大暴雨 (a jieba word), 旅游 / 旅游业
+# (a jieba word, not a label), 滑坡 / 山体滑坡, hotel / hotel chain, one label
+# shared by two concepts, one concept with a Chinese and an English label.
+WORDS = [
+    ["旅游"],
+    ["暴雨"],
+    ["暴雨灾害", "暴雨灾难"],
+    ["山体滑坡"],
+    ["滑坡"],
+    ["城市内涝", "内涝"],
+    ["景区", "风景区"],
+    ["民宿", "bed-and-breakfast"],
+    ["酒店", "Hotel"],
+    ["hotel chain"],
+    ["natural scenery"],
+    ["tour"],
+    ["游客", "tour"],
+]
+
+
+@pytest.fixture
+def matcher(jieba_words) -> TopicMatcher:
+    return TopicMatcher(WORDS)
+
+
+def by_tokens(text: str) -> dict[int, int]:
+    """The reference: label token sequences in tokenize(text), longest first, left to right."""
+    index: dict[tuple[str, ...], list[int]] = {}
+    for i, labels in enumerate(WORDS):
+        for label in labels:
+            index.setdefault(label_tokens(normalise_label(label)), []).append(i)
+    longest = max(map(len, index))
+    tokens, counts, pos = tuple(tokenize(text)), {}, 0
+    while pos < len(tokens):
+        for size in range(min(longest, len(tokens) - pos), 0, -1):
+            for i in index.get(tokens[pos : pos + size], ()):
+                counts[i] = counts.get(i, 0) + 1
+            if tokens[pos : pos + size] in index:
+                pos += size
+                break
+        else:
+            pos += 1
+    return counts
+
+
+PIECES = [
+    *(label for labels in WORDS for label in labels),
+    *("大暴雨", "旅游业", "山体", "风景", "城市", "内", "灾害", "发展", "我们", "今天", "雨"),
+    *("hotels", "tourism", "chain", "scenery", "Natural", "HOTEL", "2024", "5A"),
+    *("，", "。", "、", " ", "-", "_", "·", "\n", "  "),
+]
+
+
+def test_counts_equal_the_tokenizer_on_mixed_text(matcher: TopicMatcher) -> None:
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(st.sampled_from(PIECES), max_size=25))
+    def check(pieces: list[str]) -> None:
+        text = "".join(pieces)
+        assert matcher.count_sparse(text) == by_tokens(text), tokenize(text)
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # jieba reads 旅游业 as one word: 旅游 is not counted there (a crossing word)
+        ("旅游业发展，旅游。", {0: 1}),
+        # 暴雨灾害 is kept whole (a label, a user word): 暴雨 is not counted inside it
+        ("暴雨灾害与暴雨", {2: 1, 1: 1}),
+        # 大暴雨灾害: the user word 暴雨灾害 crosses 大暴雨's end; jieba cuts 大 | 暴雨灾害
+        ("大暴雨灾害", {2: 1}),
+        ("山体滑坡后又滑坡", {3: 1, 4: 1}),
+        # labels of one concept add up; a label shared by two concepts counts for both
+        ("风景区和景区", {6: 2}),
+        ("tour, Tour!", {11: 2, 12: 2}),
+        # Latin words: case-insensitive, any punctuation between words, no partial words
+        ("Hotel chains, hotel-chain; HOTEL CHAIN hotels hotel2 酒店hotel", {8: 3, 9: 2}),
+        ("natural\n scenery, naturalscenery", {10: 1}),
+        ("bed and breakfast", {7: 1}),
+        ("", {}),
+    ],
+)
+def test_worked_examples(matcher: TopicMatcher, text: str, expected: dict[int, int]) -> None:
+    assert matcher.count_sparse(text) == expected
+    assert matcher.count_sparse(text) == by_tokens(text)
+
+
+def test_count_is_the_dense_form(matcher: TopicMatcher) -> None:
+    counts = matcher.count("暴雨灾害与暴雨，暴雨")
+    assert counts.dtype == np.int32
+    assert counts.tolist() == [0, 2, 1] + [0] * 10
+
+
+def test_cached_runs_give_the_same_counts(matcher: TopicMatcher) -> None:
+    text = "大暴雨灾害。" * 3
+    assert matcher.count_sparse(text) == matcher.count_sparse(text) == {2: 3}
+
+
+def test_token_length_estimate() -> None:
+    # 3 Latin words/numbers + 4 Chinese characters / 1.9 = 2.1 → 2
+    assert token_length("暴雨灾害 rain storm, 2024!") == 5
+    assert token_length("") == 0
+
+
+@pytest.mark.parametrize("domain", ["tourism", "rainstorm"])
+def test_token_length_is_close_to_the_tokenizer_on_chinese_prose(domain: str) -> None:
+    folder = Path(__file__).parents[2] / "corpus" / domain
+    text = "\n".join(path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.txt")))
+    assert len(text) > 5000
+    assert token_length(text) == pytest.approx(len(tokenize(text)), rel=0.1)
