@@ -357,7 +357,7 @@ def sandbox_manifest(
     meta = {"domain": domain, "seed": seed, "size": size, "max_pages": max_pages}
     write_manifest(rows, out, meta)
     relevant = sum(r.relevant for r in rows)
-    console.print(f"{out}: {len(rows)} pages, {relevant} relevant to {domain}")
+    console.print(f"{out}: {len(rows)} pages, {relevant} relevant to {domain}", soft_wrap=True)
 
 
 @sandbox_app.command("info")

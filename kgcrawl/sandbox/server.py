@@ -23,7 +23,7 @@ import socket
 import struct
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -49,6 +49,7 @@ class Access:
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+    block_on_close = False  # idle keep-alive connections must not hold up a stop
     allow_reuse_address = True
     request_queue_size = 128
 
@@ -88,10 +89,12 @@ class _Handler(BaseHTTPRequestHandler):
             parts = urlsplit(target)
             host = (parts.hostname or host).lower()
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        sandbox.begin(host)
         reply = sandbox.world.respond(host, target)
         status, sent = reply.status, 0
         try:
             if reply.slow and sandbox.stopping.wait(sandbox.slow_delay):
+                self.close_connection = True
                 return
             if reply.fault is Hazard.RESET:
                 self._reset()
@@ -116,6 +119,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 sent = LIVE_HEAD_BYTES
                 if sandbox.stopping.wait(sandbox.hang_seconds):
+                    self.close_connection = True
                     return
                 body = body[LIVE_HEAD_BYTES:]
             self.wfile.write(body)
@@ -164,21 +168,28 @@ class SandboxServer:
         self._log: deque[Access] = deque(maxlen=log_size)
         self._seen: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._lock = threading.Lock()
+        self._settled = threading.Condition()
+        self._in_flight: Counter[str] = Counter()
         self._httpd = _HTTPServer(("127.0.0.1", port), self)
         self._thread: threading.Thread | None = None
 
     @property
+    def address(self) -> str:
+        """The address the listening socket is bound to."""
+        return self._httpd.socket.getsockname()[0]
+
+    @property
     def port(self) -> int:
-        return self._httpd.server_address[1]
+        return self._httpd.socket.getsockname()[1]
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.address}:{self.port}"
 
     @property
     def resolve(self) -> list[str]:
         """The crawler's `--resolve` entries that send every host here."""
-        return [f"*=127.0.0.1:{self.port}"]
+        return [f"*={self.address}:{self.port}"]
 
     def start(self) -> SandboxServer:
         self._thread = threading.Thread(
@@ -190,10 +201,10 @@ class SandboxServer:
     def stop(self) -> None:
         """Stop serving, wake sleeping handlers, release the port."""
         self.stopping.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
         if self._thread is not None:
+            self._httpd.shutdown()
             self._thread.join(timeout=5)
+        self._httpd.server_close()
 
     def __enter__(self) -> SandboxServer:
         return self.start()
@@ -201,12 +212,30 @@ class SandboxServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def record(self, access: Access) -> None:
-        self._log.append(access)
+    def begin(self, host: str) -> None:
+        with self._settled:
+            self._in_flight[host] += 1
 
-    def access_log(self, host: str | None = None) -> list[Access]:
-        """Requests so far (the last `log_size`), oldest first, optionally of one host."""
-        entries = list(self._log)
+    def record(self, access: Access) -> None:
+        with self._settled:
+            self._log.append(access)
+            self._in_flight[access.host] -= 1
+            self._settled.notify_all()
+
+    def access_log(self, host: str | None = None, settle: float = 1.0) -> list[Access]:
+        """Requests so far (the last `log_size`), oldest first, optionally of one host.
+
+        Waits up to `settle` seconds for requests in flight (of that host) to be logged: a
+        client may hold its response a moment before the server thread records it.
+        """
+
+        def settled() -> bool:
+            counts = self._in_flight
+            return (counts[host] if host is not None else sum(counts.values())) == 0
+
+        with self._settled:
+            self._settled.wait_for(settled, timeout=settle)
+            entries = list(self._log)
         return [a for a in entries if host is None or a.host == host]
 
     def clear_log(self) -> None:
