@@ -1,0 +1,1 @@
+"""Relevance and link scoring: R(p), anchor BM25, topic PageRank, priority (SPEC §4)."""
