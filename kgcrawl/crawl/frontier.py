@@ -1,0 +1,591 @@
+"""Q_wait and the discarded pool, with the indexes strategies select through (SPEC §4.5, §5).
+
+Every discovered URL gets a link id, 0, 1, 2, … in discovery order, and a row in
+numpy columns: priority P (Eq. 9), state, host, parent count, Σ R(p_j), Σ PR(p_j)
+and R(A_l). A link is in exactly one state:
+
+    new ─add_parent─▶ queued (P > β) ⇄ pool (P ≤ β, top `discard_keep` by P) ⇄ dropped
+    queued ─take─▶ taken ─visited─▶ visited        taken ─put_back─▶ queued
+    pool ─promote─▶ queued                          seeds: add_seed → queued, P = 1
+
+Indexes, each O(log m) or better per operation:
+  * best P in Q_wait: a heap of (−P, id) with lazy deletion (ties: the older link);
+  * discovery order (BFS): a heap of ids with lazy deletion;
+  * uniform random draw: an array of the queued ids with swap-removal;
+  * by host: queued links and their count per host, and the number of hosts in Q_wait;
+  * by parent page: the links each downloaded page contains, and the parents of a link;
+  * the pool: a heap per host and a heap of hosts by their best pool link (for
+    FCITS_OH step 5), a min-heap to evict the lowest P past `discard_keep`.
+
+A new parent re-scores its link at once. `set_pagerank` re-scores every unvisited
+link as array math (Σ PR by `np.bincount` over the parent edges) and rebuilds the
+indexes from sorted arrays; links cross β both ways there (SPEC §4.5), and the
+pool becomes the top `discard_keep` of every unvisited link at or below β.
+**Interpretation**: a link a strategy promoted from the pool, or put back, stays
+in Q_wait until its P is next computed; seeds (no parent) keep P = 1 until they
+gain one. A page not yet in a PageRank solve counts as rank 1 (the mean of the
+(1 − d) + d·Σ form) over the current maximum; before the first solve every
+PR/max PR is 1.
+
+The crawl engine, for a page fetched from link l (AnchorScorer, CorpusStats and
+PageRankGraph from `kgcrawl.scoring`, `analysis` from `text.analysis`):
+
+    frontier.visited(l, page)                     # page = graph.add_page()
+    parents, edge_ra = frontier.in_links(l)        # PageRank in-edges of the page
+    graph.add_edges(parents, [page] * len(parents), edge_ra)
+    stats.add_page(analysis.present, analysis.length)
+    for link, counts in zip(analysis.links, analysis.anchor_counts):
+        child = frontier.intern(link.url)
+        link_ra, edge_ra = anchors.add_anchor(child, counts, analysis.length)
+        frontier.add_parent(child, page, relevance, link_ra, edge_ra)
+        if frontier.page_of(child) is not None:    # links to a downloaded page
+            graph.add_edges([page], [frontier.page_of(child)], [edge_ra])
+    every `pagerank_every` pages: frontier.set_pagerank(graph.solve().ranks)
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Collection, Iterable
+
+import numpy as np
+
+from kgcrawl.scoring.priority import DEFAULT_R, priority
+from kgcrawl.text.urls import host_of
+
+NEW, QUEUED, POOL, DROPPED, TAKEN, VISITED = range(6)
+STATE_NAMES = ("new", "queued", "pool", "dropped", "taken", "visited")
+_UNVISITED = (QUEUED, POOL, DROPPED)
+
+
+class FrontierError(ValueError):
+    """A strategy or the engine moved a link from a state it is not in."""
+
+
+class Frontier:
+    """Q_wait, the discarded pool and their indexes; see the module docstring."""
+
+    def __init__(
+        self,
+        r: tuple[float, float, float] = DEFAULT_R,
+        beta: float | None = 0.19,
+        discard_keep: int = 200_000,
+    ) -> None:
+        """`beta=None`: no β filter, every link waits in Q_wait (BFS)."""
+        self.r = r
+        self.beta = beta
+        self.discard_keep = discard_keep
+        self._urls: list[str] = []
+        self._ids: dict[str, int] = {}
+        self._hosts: list[str] = []
+        self._host_ids: dict[str, int] = {}
+        self._size = 0
+        capacity = 1024
+        self._prio = np.zeros(capacity)
+        self._state = np.zeros(capacity, dtype=np.uint8)
+        self._host = np.zeros(capacity, dtype=np.int32)
+        self._parents = np.zeros(capacity, dtype=np.int32)
+        self._sum_r = np.zeros(capacity)
+        self._sum_pr = np.zeros(capacity)
+        self._anchor = np.zeros(capacity)
+        self._page = np.full(capacity, -1, dtype=np.int64)
+        self._first_edge = np.full(capacity, -1, dtype=np.int64)
+        self._qpos = np.full(capacity, -1, dtype=np.int64)
+        # parent edges: link ← page, with the R(A) of that page's anchor
+        self._edges = 0
+        self._e_link = np.zeros(capacity, dtype=np.int32)
+        self._e_page = np.zeros(capacity, dtype=np.int32)
+        self._e_anchor = np.zeros(capacity)
+        self._more_edges: dict[int, list[int]] = {}
+        self._children: list[list[int]] = []
+        self._pr = np.zeros(0)
+        self._pr_unsolved = 1.0
+        # Q_wait
+        self._heap: list[tuple[float, int]] = []
+        self._fifo: list[int] = []
+        self._queue = np.zeros(capacity, dtype=np.int64)
+        self._queued = 0
+        self._host_queued: list[int] = []
+        self._host_links: dict[int, set[int]] = {}
+        self._queued_hosts = 0
+        # the discarded pool
+        self._pool_size = 0
+        self._pool_min: list[tuple[float, int]] = []
+        self._host_pool: dict[int, list[tuple[float, int]]] = {}
+        self._pool_hosts: list[tuple[float, int]] = []
+
+    # ---- links -----------------------------------------------------------------
+
+    def intern(self, url: str) -> int:
+        """The id of a canonical URL, a new link (state new) if never seen."""
+        link = self._ids.get(url)
+        if link is not None:
+            return link
+        link = self._size
+        if link == len(self._prio):
+            self._grow_links()
+        self._size += 1
+        self._ids[url] = link
+        self._urls.append(url)
+        host = host_of(url)
+        host_id = self._host_ids.get(host)
+        if host_id is None:
+            host_id = self._host_ids[host] = len(self._hosts)
+            self._hosts.append(host)
+            self._host_queued.append(0)
+        self._host[link] = host_id
+        return link
+
+    def add_seed(self, url: str, priority: float = 1.0) -> int:
+        """A seed goes to Q_wait with P = 1 (SPEC §5.7 step 1); a known URL is left alone."""
+        link = self.intern(url)
+        if self._state[link] == NEW:
+            self._prio[link] = priority
+            self._enqueue(link)
+        return link
+
+    def add_parent(
+        self,
+        link: int,
+        page: int,
+        page_relevance: float,
+        anchor_relevance: float,
+        edge_relevance: float = 0.0,
+    ) -> float:
+        """Downloaded `page` (R(p)) contains `link`; R(A_l) is now `anchor_relevance`.
+
+        Re-scores the link (Eq. 9) and moves it across β; returns its new P.
+        `edge_relevance` (R(A) of this page's anchor alone) is kept for PageRank.
+        """
+        edge = self._edges
+        if edge == len(self._e_link):
+            self._grow_edges()
+        self._edges += 1
+        self._e_link[edge] = link
+        self._e_page[edge] = page
+        self._e_anchor[edge] = edge_relevance
+        if self._first_edge[link] < 0:
+            self._first_edge[link] = edge
+        else:
+            self._more_edges.setdefault(link, []).append(edge)
+        while len(self._children) <= page:
+            self._children.append([])
+        self._children[page].append(link)
+        self._parents[link] += 1
+        self._sum_r[link] += page_relevance
+        self._sum_pr[link] += self._pr_of(page)
+        self._anchor[link] = anchor_relevance
+        p = float(
+            priority(
+                self._sum_pr[link], self._sum_r[link], self._parents[link], anchor_relevance, self.r
+            )
+        )
+        state = self._state[link]
+        if state == NEW:
+            self._prio[link] = p
+            self._enter(link)
+        elif state in _UNVISITED:
+            self._reprioritise(link, p)
+        else:
+            self._prio[link] = p
+        return p
+
+    def link_id(self, url: str) -> int | None:
+        return self._ids.get(url)
+
+    def url_of(self, link: int) -> str:
+        return self._urls[link]
+
+    def host_of(self, link: int) -> str:
+        return self._hosts[self._host[link]]
+
+    @staticmethod
+    def host_of_url(url: str) -> str:
+        return host_of(url)
+
+    def priority(self, link: int) -> float:
+        return float(self._prio[link])
+
+    def state(self, link: int) -> str:
+        return STATE_NAMES[self._state[link]]
+
+    def page_of(self, link: int | None) -> int | None:
+        """The page id a downloaded link became; None if not downloaded (or no link)."""
+        if link is None:
+            return None
+        page = int(self._page[link])
+        return page if page >= 0 else None
+
+    def parents(self, link: int) -> list[int]:
+        """The downloaded pages that contain `link`, in the order they were found."""
+        return self._e_page[self._edge_ids(link)].tolist()
+
+    def in_links(self, link: int) -> tuple[list[int], list[float]]:
+        """(parent pages, R(A) of each one's anchor): the PageRank in-edges of link's page."""
+        edges = self._edge_ids(link)
+        return self._e_page[edges].tolist(), self._e_anchor[edges].tolist()
+
+    def children(self, page: int) -> list[int]:
+        """Every link found on `page`, whatever its state."""
+        return list(self._children[page]) if 0 <= page < len(self._children) else []
+
+    def __len__(self) -> int:
+        return self._size
+
+    # ---- selection ---------------------------------------------------------------
+
+    def queued_count(self) -> int:
+        return self._queued
+
+    def pool_count(self) -> int:
+        return self._pool_size
+
+    def queued_host_count(self) -> int:
+        """How many hosts have links in Q_wait."""
+        return self._queued_hosts
+
+    def queued_of_host(self, host: str) -> list[int]:
+        host_id = self._host_ids.get(host)
+        return sorted(self._host_links.get(host_id, ())) if host_id is not None else []
+
+    def is_queued(self, link: int) -> bool:
+        return self._state[link] == QUEUED
+
+    def best(
+        self, exclude: Collection[int] = (), exclude_hosts: Collection[str] = ()
+    ) -> int | None:
+        """The highest-P link of Q_wait (the older one on a tie), not taking it out.
+
+        Excluded links are skipped: the cost grows with those ahead of the answer.
+        """
+        heap, state, prio = self._heap, self._state, self._prio
+        skipped = []
+        found = None
+        while heap:
+            key, link = heap[0]
+            if state[link] != QUEUED or prio[link] != -key:
+                heapq.heappop(heap)
+                continue
+            if link in exclude or (exclude_hosts and self.host_of(link) in exclude_hosts):
+                skipped.append(heapq.heappop(heap))
+                continue
+            found = link
+            break
+        for entry in skipped:
+            heapq.heappush(heap, entry)
+        return found
+
+    def oldest(self) -> int | None:
+        """The first-discovered link of Q_wait (BFS)."""
+        fifo, state = self._fifo, self._state
+        while fifo and state[fifo[0]] != QUEUED:
+            heapq.heappop(fifo)
+        return fifo[0] if fifo else None
+
+    def random_queued(self, rng: random.Random) -> int | None:
+        """A link of Q_wait drawn uniformly with the crawl's RNG."""
+        if not self._queued:
+            return None
+        return int(self._queue[rng.randrange(self._queued)])
+
+    def best_of(self, links: Iterable[int], exclude: Collection[int] = ()) -> int | None:
+        """The highest-P queued link among `links` (the older one on a tie)."""
+        best, best_key = None, None
+        state, prio = self._state, self._prio
+        for link in links:
+            if state[link] != QUEUED or link in exclude:
+                continue
+            key = (prio[link], -link)
+            if best_key is None or key > best_key:
+                best, best_key = link, key
+        return best
+
+    def queued_children(self, page: int | None) -> list[int]:
+        """The links of `page` waiting in Q_wait (a new list; none for page None)."""
+        if page is None or not 0 <= page < len(self._children):
+            return []
+        state = self._state
+        return list(dict.fromkeys(link for link in self._children[page] if state[link] == QUEUED))
+
+    def queued_siblings(self, link: int) -> list[int]:
+        """Links in Q_wait found on the pages that contain `link` (ITS's E), `link` excluded."""
+        seen: dict[int, None] = {}
+        for page in self.parents(link):
+            for child in self.queued_children(page):
+                if child != link:
+                    seen.setdefault(child, None)
+        return list(seen)
+
+    def pool_best_new_hosts(self, n: int) -> list[int]:
+        """Up to n pool links, highest P first, one per host, of hosts with nothing in Q_wait.
+
+        Walks hosts in the order of their best pool link, so it skips at most the
+        hosts that have links in Q_wait (FCITS_OH step 5).
+        """
+        picked: list[int] = []
+        popped: list[tuple[float, int]] = []
+        seen: set[int] = set()
+        hosts = self._pool_hosts
+        while hosts and len(picked) < n:
+            key, host = heapq.heappop(hosts)
+            top = self._host_pool_top(host)
+            if top is None or host in seen:
+                continue
+            if top[0] != key:
+                heapq.heappush(hosts, (top[0], host))
+                continue
+            seen.add(host)
+            popped.append((key, host))
+            if self._host_queued[host] == 0:
+                picked.append(top[1])
+        for entry in popped:
+            heapq.heappush(hosts, entry)
+        return picked
+
+    # ---- moves -------------------------------------------------------------------
+
+    def take(self, link: int) -> None:
+        """Out of Q_wait (or the pool) and in flight: the strategy chose it."""
+        state = self._state[link]
+        if state not in _UNVISITED:
+            raise FrontierError(f"link {link} is {STATE_NAMES[state]}, it cannot be taken")
+        self._leave(link)
+        self._state[link] = TAKEN
+
+    def put_back(self, link: int) -> None:
+        """A taken link back into Q_wait (FCITS_OH step 4 passes over a tabu host)."""
+        self._require(link, TAKEN, "put back")
+        self._enqueue(link)
+
+    def promote(self, link: int) -> None:
+        """A pool link into Q_wait whatever its P (FCITS_OH step 5)."""
+        if self._state[link] not in (POOL, DROPPED):
+            raise FrontierError(f"link {link} is {self.state(link)}, not in the pool")
+        self._leave(link)
+        self._enqueue(link)
+
+    def visited(self, link: int, page: int | None) -> None:
+        """A taken link was fetched: `page` is its page id, or None when the fetch failed."""
+        self._require(link, TAKEN, "marked visited")
+        self._state[link] = VISITED
+        if page is not None:
+            self._page[link] = page
+
+    # ---- re-scoring --------------------------------------------------------------
+
+    def set_pagerank(self, ranks: np.ndarray) -> None:
+        """New PageRank (mean-1 form, by page id): re-score every unvisited link at once."""
+        peak = float(ranks.max()) if len(ranks) else 1.0
+        self._pr = ranks / peak
+        self._pr_unsolved = 1.0 / peak
+        n, edges = self._size, self._edges
+        pr = np.full(edges, self._pr_unsolved)
+        e_page = self._e_page[:edges]
+        solved = e_page < len(self._pr)
+        pr[solved] = self._pr[e_page[solved]]
+        self._sum_pr[:n] = np.bincount(self._e_link[:edges], weights=pr, minlength=n)
+        state = self._state[:n]
+        candidates = np.isin(state, _UNVISITED)
+        scored = candidates & (self._parents[:n] > 0)
+        prio = self._prio[:n]
+        prio[scored] = priority(
+            self._sum_pr[:n][scored],
+            self._sum_r[:n][scored],
+            self._parents[:n][scored],
+            self._anchor[:n][scored],
+            self.r,
+        )
+        queue = candidates if self.beta is None else candidates & (prio > self.beta)
+        rest = np.flatnonzero(candidates & ~queue)
+        rest = rest[np.lexsort((rest, -prio[rest]))]
+        pool, dropped = rest[: self.discard_keep], rest[self.discard_keep :]
+        self._rebuild(np.flatnonzero(queue), pool, dropped)
+
+    # ---- internals ---------------------------------------------------------------
+
+    def _pr_of(self, page: int) -> float:
+        return float(self._pr[page]) if page < len(self._pr) else self._pr_unsolved
+
+    def _edge_ids(self, link: int) -> list[int]:
+        first = int(self._first_edge[link])
+        return [] if first < 0 else [first, *self._more_edges.get(link, ())]
+
+    def _require(self, link: int, state: int, verb: str) -> None:
+        if self._state[link] != state:
+            raise FrontierError(f"link {link} is {self.state(link)}, it cannot be {verb}")
+
+    def _enter(self, link: int) -> None:
+        """A scored, unplaced link goes to Q_wait or the pool by its P."""
+        if self.beta is None or self._prio[link] > self.beta:
+            self._enqueue(link)
+        else:
+            self._to_pool(link)
+
+    def _reprioritise(self, link: int, p: float) -> None:
+        state = self._state[link]
+        queue = self.beta is None or p > self.beta
+        if state == QUEUED and queue:
+            self._prio[link] = p
+            heapq.heappush(self._heap, (-p, link))
+            self._compact()
+        elif state == POOL and not queue:
+            self._prio[link] = p
+            self._push_pool(link)
+        else:
+            self._leave(link)
+            self._prio[link] = p
+            self._enter(link)
+
+    def _enqueue(self, link: int) -> None:
+        self._state[link] = QUEUED
+        heapq.heappush(self._heap, (-float(self._prio[link]), link))
+        heapq.heappush(self._fifo, link)
+        self._queue[self._queued] = link
+        self._qpos[link] = self._queued
+        self._queued += 1
+        host = int(self._host[link])
+        if self._host_queued[host] == 0:
+            self._queued_hosts += 1
+        self._host_queued[host] += 1
+        self._host_links.setdefault(host, set()).add(link)
+        self._compact()
+
+    def _to_pool(self, link: int) -> None:
+        self._state[link] = POOL
+        self._pool_size += 1
+        self._push_pool(link)
+        while self._pool_size > self.discard_keep:
+            p, negative_link = heapq.heappop(self._pool_min)
+            evicted = -negative_link
+            if self._state[evicted] == POOL and self._prio[evicted] == p:
+                self._state[evicted] = DROPPED
+                self._pool_size -= 1
+
+    def _push_pool(self, link: int) -> None:
+        p = float(self._prio[link])
+        host = int(self._host[link])
+        heapq.heappush(self._pool_min, (p, -link))
+        heapq.heappush(self._host_pool.setdefault(host, []), (-p, link))
+        heapq.heappush(self._pool_hosts, (-p, host))
+        self._compact()
+
+    def _host_pool_top(self, host: int) -> tuple[float, int] | None:
+        heap = self._host_pool.get(host)
+        state, prio = self._state, self._prio
+        while heap:
+            key, link = heap[0]
+            if state[link] == POOL and prio[link] == -key:
+                return heap[0]
+            heapq.heappop(heap)
+        return None
+
+    def _leave(self, link: int) -> None:
+        state = self._state[link]
+        if state == QUEUED:
+            last = int(self._queue[self._queued - 1])
+            pos = int(self._qpos[link])
+            self._queue[pos] = last
+            self._qpos[last] = pos
+            self._qpos[link] = -1
+            self._queued -= 1
+            host = int(self._host[link])
+            self._host_queued[host] -= 1
+            if self._host_queued[host] == 0:
+                self._queued_hosts -= 1
+            self._host_links[host].discard(link)
+        elif state == POOL:
+            self._pool_size -= 1
+        self._state[link] = NEW
+
+    def _compact(self) -> None:
+        """Drop stale heap entries once they outnumber live ones (amortised O(1))."""
+        if len(self._heap) > 2 * self._queued + 1024:
+            state, prio = self._state, self._prio
+            self._heap = [
+                (key, link)
+                for key, link in self._heap
+                if state[link] == QUEUED and prio[link] == -key
+            ]
+            heapq.heapify(self._heap)
+        if len(self._fifo) > 2 * self._queued + 1024:
+            self._fifo = [link for link in self._fifo if self._state[link] == QUEUED]
+            heapq.heapify(self._fifo)
+        if len(self._pool_min) > 2 * self._pool_size + 1024:
+            pool = np.flatnonzero(self._state[: self._size] == POOL)
+            self._rebuild_pool(pool[np.lexsort((pool, -self._prio[pool]))])
+
+    def _rebuild(self, queue: np.ndarray, pool: np.ndarray, dropped: np.ndarray) -> None:
+        """Indexes from sorted arrays: a sorted list is already a heap."""
+        n = self._size
+        state, prio, host = self._state[:n], self._prio[:n], self._host[:n]
+        was_queued = np.flatnonzero(state == QUEUED)
+        state[np.isin(state, _UNVISITED)] = NEW
+        state[queue] = QUEUED
+        state[pool] = POOL
+        state[dropped] = DROPPED
+        # Q_wait: best-P heap, discovery-order heap, random-draw array, hosts
+        order = queue[np.lexsort((queue, -prio[queue]))]
+        self._heap = list(zip((-prio[order]).tolist(), order.tolist(), strict=True))
+        self._fifo = queue.tolist()
+        self._queued = len(queue)
+        self._queue[: len(queue)] = queue
+        self._qpos[:n] = -1
+        self._qpos[queue] = np.arange(len(queue))
+        counts = np.bincount(host[queue], minlength=len(self._hosts))
+        self._host_queued = counts.tolist()
+        self._queued_hosts = int(np.count_nonzero(counts))
+        now_queued = state == QUEUED
+        for link in was_queued[~now_queued[was_queued]].tolist():
+            self._host_links[int(host[link])].discard(link)
+        for link in queue[~np.isin(queue, was_queued, assume_unique=True)].tolist():
+            self._host_links.setdefault(int(host[link]), set()).add(link)
+        self._rebuild_pool(pool)
+
+    def _rebuild_pool(self, pool: np.ndarray) -> None:
+        """The pool's heaps from its links: evict-lowest, one per host, hosts by best link."""
+        prio, host = self._prio, self._host
+        self._pool_size = len(pool)
+        self._pool_min = list(zip(prio[pool[::-1]].tolist(), (-pool[::-1]).tolist(), strict=True))
+        heapq.heapify(self._pool_min)
+        by_host = pool[np.lexsort((pool, -prio[pool], host[pool]))]
+        hosts = host[by_host]
+        starts = np.flatnonzero(np.r_[True, hosts[1:] != hosts[:-1]]).tolist() if len(hosts) else []
+        ends = [*starts[1:], len(hosts)] if starts else []
+        keys = (-prio[by_host]).tolist()
+        links = by_host.tolist()
+        self._host_pool = {}
+        self._pool_hosts = []
+        for start, end in zip(starts, ends, strict=True):
+            h = int(hosts[start])
+            self._host_pool[h] = list(zip(keys[start:end], links[start:end], strict=True))
+            self._pool_hosts.append((keys[start], h))
+        heapq.heapify(self._pool_hosts)
+
+    def _grow_links(self) -> None:
+        size = 2 * len(self._prio)
+        for name, fill in (
+            ("_prio", 0),
+            ("_state", NEW),
+            ("_host", 0),
+            ("_parents", 0),
+            ("_sum_r", 0),
+            ("_sum_pr", 0),
+            ("_anchor", 0),
+            ("_page", -1),
+            ("_first_edge", -1),
+            ("_qpos", -1),
+            ("_queue", 0),
+        ):
+            old = getattr(self, name)
+            new = np.full(size, fill, dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+    def _grow_edges(self) -> None:
+        size = 2 * len(self._e_link)
+        for name in ("_e_link", "_e_page", "_e_anchor"):
+            old = getattr(self, name)
+            new = np.zeros(size, dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)

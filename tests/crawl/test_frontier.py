@@ -1,0 +1,332 @@
+"""The frontier against a naive list model: same selections, same pool, same β moves."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from kgcrawl.crawl.frontier import Frontier, FrontierError
+from kgcrawl.scoring.priority import priority
+from kgcrawl.text.urls import host_of
+
+R = (0.55, 0.25, 0.20)
+URLS = [f"http://h{i % 4}.cn/p{i}" for i in range(24)]
+SCORES = [0.0, 0.1, 0.3, 0.5, 0.9, 1.0]
+
+
+class NaiveFrontier:
+    """Everything by scanning plain lists; written from SPEC §4.5 and the Frontier docstring."""
+
+    def __init__(self, beta: float | None, keep: int) -> None:
+        self.beta, self.keep = beta, keep
+        self.urls: list[str] = []
+        self.state: list[str] = []
+        self.p: list[float] = []
+        self.parents: list[list[tuple[int, float]]] = []
+        self.anchor: list[float] = []
+        self.page: list[int | None] = []
+        self.children: dict[int, list[int]] = {}
+        self.pr: list[float] = []
+        self.unsolved = 1.0
+
+    def intern(self, url: str) -> int:
+        if url in self.urls:
+            return self.urls.index(url)
+        self.urls.append(url)
+        self.state.append("new")
+        self.p.append(0.0)
+        self.parents.append([])
+        self.anchor.append(0.0)
+        self.page.append(None)
+        return len(self.urls) - 1
+
+    def host_id(self, link: int) -> int:
+        hosts = list(dict.fromkeys(host_of(u) for u in self.urls))
+        return hosts.index(host_of(self.urls[link]))
+
+    def score(self, link: int) -> float:
+        sum_pr = sum_r = 0.0
+        for page, relevance in self.parents[link]:
+            sum_pr += self.pr[page] if page < len(self.pr) else self.unsolved
+            sum_r += relevance
+        return float(priority(sum_pr, sum_r, len(self.parents[link]), self.anchor[link], R))
+
+    def links(self, state: str) -> list[int]:
+        return [link for link, s in enumerate(self.state) if s == state]
+
+    def enter(self, link: int) -> None:
+        if self.beta is None or self.p[link] > self.beta:
+            self.state[link] = "queued"
+            return
+        self.state[link] = "pool"
+        pool = self.links("pool")
+        if len(pool) > self.keep:
+            self.state[min(pool, key=lambda x: (self.p[x], -x))] = "dropped"
+
+    def add_seed(self, url: str) -> None:
+        link = self.intern(url)
+        if self.state[link] == "new":
+            self.p[link] = 1.0
+            self.state[link] = "queued"
+
+    def add_parent(self, link: int, page: int, relevance: float, anchor: float) -> None:
+        self.parents[link].append((page, relevance))
+        self.anchor[link] = anchor
+        self.children.setdefault(page, []).append(link)
+        p = self.score(link)
+        state, self.p[link] = self.state[link], p
+        queue = self.beta is None or p > self.beta
+        moves = {"new": True, "queued": not queue, "pool": queue, "dropped": True}
+        if moves.get(state, False):
+            self.enter(link)
+
+    def set_pagerank(self, ranks: list[float]) -> None:
+        peak = max(ranks)
+        self.pr = [x / peak for x in ranks]
+        self.unsolved = 1.0 / peak
+        unvisited = [x for x, s in enumerate(self.state) if s in ("queued", "pool", "dropped")]
+        for link in unvisited:
+            if self.parents[link]:
+                self.p[link] = self.score(link)
+        rest = []
+        for link in unvisited:
+            if self.beta is None or self.p[link] > self.beta:
+                self.state[link] = "queued"
+            else:
+                rest.append(link)
+        rest.sort(key=lambda x: (-self.p[x], x))
+        for i, link in enumerate(rest):
+            self.state[link] = "pool" if i < self.keep else "dropped"
+
+    def best(self, exclude=()) -> int | None:
+        queued = [x for x in self.links("queued") if x not in exclude]
+        return min(queued, key=lambda x: (-self.p[x], x), default=None)
+
+    def oldest(self) -> int | None:
+        return min(self.links("queued"), default=None)
+
+    def queued_children(self, page: int) -> list[int]:
+        found = [x for x in self.children.get(page, []) if self.state[x] == "queued"]
+        return list(dict.fromkeys(found))
+
+    def queued_siblings(self, link: int) -> list[int]:
+        out: list[int] = []
+        for page, _ in self.parents[link]:
+            out += [x for x in self.queued_children(page) if x != link and x not in out]
+        return out
+
+    def pool_best_new_hosts(self, n: int) -> list[int]:
+        queued_hosts = {self.host_id(x) for x in self.links("queued")}
+        best: dict[int, int] = {}
+        for link in sorted(self.links("pool"), key=lambda x: (-self.p[x], x)):
+            best.setdefault(self.host_id(link), link)
+        hosts = sorted(best.items(), key=lambda hl: (-self.p[hl[1]], hl[0]))
+        return [link for host, link in hosts if host not in queued_hosts][:n]
+
+
+class FrontierMachine(RuleBasedStateMachine):
+    beta: float | None = 0.3
+    keep = 3
+
+    @initialize()
+    def start(self) -> None:
+        self.real = Frontier(R, self.beta, self.keep)
+        self.model = NaiveFrontier(self.beta, self.keep)
+        self.pages = 2  # pages 0 and 1 exist from the start (seed pages)
+        self.rng = random.Random(7)
+
+    @rule(url=st.sampled_from(URLS))
+    def add_seed(self, url: str) -> None:
+        self.real.add_seed(url)
+        self.model.add_seed(url)
+
+    @rule(
+        url=st.sampled_from(URLS),
+        data=st.data(),
+        relevance=st.sampled_from(SCORES),
+        anchor=st.sampled_from(SCORES),
+    )
+    def add_parent(self, url: str, data, relevance: float, anchor: float) -> None:
+        page = data.draw(st.integers(0, self.pages - 1))
+        link = self.real.intern(url)
+        assert link == self.model.intern(url)
+        p = self.real.add_parent(link, page, relevance, anchor, edge_relevance=anchor / 2)
+        self.model.add_parent(link, page, relevance, anchor)
+        assert p == self.model.p[link]
+
+    @rule(data=st.data())
+    def take_best(self, data) -> None:
+        exclude = set(data.draw(st.lists(st.sampled_from(range(len(URLS))), max_size=3)))
+        link = self.real.best(exclude=exclude)
+        assert link == self.model.best(exclude)
+        if link is not None:
+            self.take(link)
+
+    @rule()
+    def take_oldest(self) -> None:
+        link = self.real.oldest()
+        assert link == self.model.oldest()
+        if link is not None:
+            self.take(link)
+
+    @rule()
+    def take_random(self) -> None:
+        link = self.real.random_queued(self.rng)
+        if link is None:
+            assert not self.model.links("queued")
+        else:
+            assert self.model.state[link] == "queued"
+            self.take(link)
+
+    @rule(data=st.data())
+    def take_best_child(self, data) -> None:
+        page = data.draw(st.integers(0, self.pages - 1))
+        children = self.real.queued_children(page)
+        assert children == self.model.queued_children(page)
+        link = self.real.best_of(children)
+        assert link == self.model.best(exclude=set(self.model.links("queued")) - set(children))
+        if link is not None:
+            self.take(link)
+
+    @rule(data=st.data())
+    def siblings(self, data) -> None:
+        link = data.draw(st.integers(0, len(self.model.urls))) if self.model.urls else None
+        if link is not None and link < len(self.model.urls):
+            assert self.real.queued_siblings(link) == self.model.queued_siblings(link)
+            assert self.real.parents(link) == [page for page, _ in self.model.parents[link]]
+
+    def take(self, link: int) -> None:
+        self.real.take(link)
+        self.model.state[link] = "taken"
+
+    @precondition(lambda self: self.model.links("taken"))
+    @rule(data=st.data(), fetched=st.booleans())
+    def visit(self, data, fetched: bool) -> None:
+        link = data.draw(st.sampled_from(self.model.links("taken")))
+        page = self.pages if fetched else None
+        self.real.visited(link, page)
+        self.model.state[link] = "visited"
+        if fetched:
+            self.pages += 1
+            assert self.real.page_of(link) == page
+
+    @precondition(lambda self: self.model.links("taken"))
+    @rule(data=st.data())
+    def put_back(self, data) -> None:
+        link = data.draw(st.sampled_from(self.model.links("taken")))
+        self.real.put_back(link)
+        self.model.state[link] = "queued"
+
+    @rule(n=st.integers(1, 3))
+    def promote_new_hosts(self, n: int) -> None:
+        links = self.real.pool_best_new_hosts(n)
+        assert links == self.model.pool_best_new_hosts(n)
+        for link in links:
+            self.real.promote(link)
+            self.model.state[link] = "queued"
+
+    @rule(data=st.data())
+    def pagerank(self, data) -> None:
+        solved = data.draw(st.integers(1, self.pages))  # pages found since stay unsolved
+        ranks = data.draw(
+            st.lists(st.sampled_from([0.15, 0.5, 1.0, 2.0, 3.5]), min_size=solved, max_size=solved)
+        )
+        self.real.set_pagerank(np.array(ranks))
+        self.model.set_pagerank(ranks)
+
+    @invariant()
+    def same_states_and_priorities(self) -> None:
+        if not hasattr(self, "real"):
+            return
+        model = self.model
+        assert [self.real.state(x) for x in range(len(self.real))] == model.state
+        assert [self.real.priority(x) for x in range(len(self.real))] == model.p
+        assert self.real.queued_count() == len(model.links("queued"))
+        assert self.real.pool_count() == len(model.links("pool"))
+        queued_hosts = {host_of(model.urls[x]) for x in model.links("queued")}
+        assert self.real.queued_host_count() == len(queued_hosts)
+        for host in queued_hosts:
+            expected = [x for x in model.links("queued") if host_of(model.urls[x]) == host]
+            assert self.real.queued_of_host(host) == expected
+        assert self.real.best() == model.best()
+        assert self.real.oldest() == model.oldest()
+
+
+class BreadthFirstMachine(FrontierMachine):
+    beta = None  # no β filter: every link waits in Q_wait
+
+
+class NoPoolMachine(FrontierMachine):
+    keep = 0  # every link at or below β is dropped at once
+
+
+for machine in (FrontierMachine, BreadthFirstMachine, NoPoolMachine):
+    machine.TestCase.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+
+TestFrontier = FrontierMachine.TestCase
+TestBreadthFirst = BreadthFirstMachine.TestCase
+TestNoPool = NoPoolMachine.TestCase
+
+
+def test_random_draw_is_uniform() -> None:
+    frontier = Frontier(R, beta=None)
+    for url in URLS[:6]:
+        frontier.add_seed(url)
+    frontier.take(2)
+    rng = random.Random(3)
+    draws = [frontier.random_queued(rng) for _ in range(6000)]
+    counts = np.bincount(draws, minlength=6)
+    assert counts[2] == 0
+    # 5 links, 1200 draws expected each; chi-square with 4 degrees of freedom < 18.5 (p = 0.001)
+    chi2 = float((((counts[[0, 1, 3, 4, 5]] - 1200) ** 2) / 1200).sum())
+    assert chi2 < 18.5
+
+
+def test_moves_from_the_wrong_state_are_refused() -> None:
+    frontier = Frontier(R)
+    link = frontier.add_seed(URLS[0])
+    with pytest.raises(FrontierError, match="cannot be put back"):
+        frontier.put_back(link)
+    frontier.take(link)
+    with pytest.raises(FrontierError, match="cannot be taken"):
+        frontier.take(link)
+    with pytest.raises(FrontierError, match="not in the pool"):
+        frontier.promote(link)
+    frontier.visited(link, 0)
+    with pytest.raises(FrontierError, match="cannot be marked visited"):
+        frontier.visited(link, 1)
+
+
+def test_in_links_carry_the_edge_anchor_relevance() -> None:
+    frontier = Frontier(R)
+    link = frontier.intern("http://a.cn/x")
+    frontier.add_parent(link, 4, 0.5, 0.2, edge_relevance=0.2)
+    frontier.add_parent(link, 9, 0.7, 0.6, edge_relevance=0.9)
+    assert frontier.in_links(link) == ([4, 9], [0.2, 0.9])
+    assert frontier.children(9) == [link]
+    assert frontier.host_of(link) == "a.cn" and frontier.url_of(link) == "http://a.cn/x"
+    assert frontier.link_id("http://a.cn/x") == link and frontier.link_id("http://b.cn/") is None
+
+
+def test_priority_by_hand_before_and_after_pagerank() -> None:
+    frontier = Frontier(R, beta=0.19)
+    link = frontier.intern("http://a.cn/x")
+    # before any solve PR/max PR = 1: P = 0.55·1 + 0.25·0.4 + 0.20·0.5 = 0.75
+    assert frontier.add_parent(link, 0, 0.4, 0.5) == pytest.approx(0.75)
+    # second parent, R = 0.8, R(A_l) now 0.3: P = 0.55·1 + 0.25·0.6 + 0.20·0.3 = 0.76
+    assert frontier.add_parent(link, 1, 0.8, 0.3) == pytest.approx(0.76)
+    # ranks (4, 1) → PR/max = (1, 0.25), mean 0.625: P = 0.34375 + 0.15 + 0.06 = 0.55375
+    frontier.set_pagerank(np.array([4.0, 1.0]))
+    assert frontier.priority(link) == pytest.approx(0.55375)
+    # ranks (0.5, 4): PR/max = (0.125, 1)... page 2 unsolved counts 1/4
+    frontier.set_pagerank(np.array([0.5, 4.0]))
+    assert frontier.priority(link) == pytest.approx(0.55 * 0.5625 + 0.15 + 0.06)
+    other = frontier.intern("http://b.cn/y")
+    # R = 0, R(A) = 0, parent page 2 not solved yet: PR/max = 1/4 → P = 0.1375 ≤ β: pool
+    assert frontier.add_parent(other, 2, 0.0, 0.0) == pytest.approx(0.1375)
+    assert frontier.state(other) == "pool"
