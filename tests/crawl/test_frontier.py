@@ -330,3 +330,19 @@ def test_priority_by_hand_before_and_after_pagerank() -> None:
     # R = 0, R(A) = 0, parent page 2 not solved yet: PR/max = 1/4 → P = 0.1375 ≤ β: pool
     assert frontier.add_parent(other, 2, 0.0, 0.0) == pytest.approx(0.1375)
     assert frontier.state(other) == "pool"
+
+
+def test_ties_keep_the_older_links() -> None:
+    # five links with the same P = 0.55·1 + 0 + 0 = 0.55 ≤ β = 0.6, pool of 2
+    frontier = Frontier(R, beta=0.6, discard_keep=2)
+    links = [frontier.intern(url) for url in URLS[:5]]
+    for link in links:
+        frontier.add_parent(link, 0, 0.0, 0.0)
+    # on arrival the newest of the lowest is evicted
+    assert [frontier.state(x) for x in links] == ["pool"] * 2 + ["dropped"] * 3
+    frontier.set_pagerank(np.array([2.0]))  # P = 0.55·1 again: the same tie, rebuilt
+    assert [frontier.state(x) for x in links] == ["pool"] * 2 + ["dropped"] * 3
+    frontier.set_pagerank(np.array([1.0]))
+    frontier.promote(links[1])
+    frontier.promote(links[0])
+    assert frontier.best() == links[0] and frontier.oldest() == links[0]
