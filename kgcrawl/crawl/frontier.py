@@ -45,6 +45,7 @@ PageRankGraph from `kgcrawl.scoring`, `analysis` from `text.analysis`):
 
 from __future__ import annotations
 
+import gc
 import heapq
 import random
 from collections.abc import Collection, Iterable
@@ -376,6 +377,15 @@ class Frontier:
 
     def set_pagerank(self, ranks: np.ndarray) -> None:
         """New PageRank (mean-1 form, by page id): re-score every unvisited link at once."""
+        collecting = gc.isenabled()
+        gc.disable()  # a million new tuples would set off full collections, for nothing
+        try:
+            self._rescore(ranks)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _rescore(self, ranks: np.ndarray) -> None:
         peak = float(ranks.max()) if len(ranks) else 1.0
         self._pr = ranks / peak
         self._pr_unsolved = 1.0 / peak
@@ -519,7 +529,6 @@ class Frontier:
         """Indexes from sorted arrays: a sorted list is already a heap."""
         n = self._size
         state, prio, host = self._state[:n], self._prio[:n], self._host[:n]
-        was_queued = np.flatnonzero(state == QUEUED)
         state[np.isin(state, _UNVISITED)] = NEW
         state[queue] = QUEUED
         state[pool] = POOL
@@ -535,11 +544,11 @@ class Frontier:
         counts = np.bincount(host[queue], minlength=len(self._hosts))
         self._host_queued = counts.tolist()
         self._queued_hosts = int(np.count_nonzero(counts))
-        now_queued = state == QUEUED
-        for link in was_queued[~now_queued[was_queued]].tolist():
-            self._host_links[int(host[link])].discard(link)
-        for link in queue[~np.isin(queue, was_queued, assume_unique=True)].tolist():
-            self._host_links.setdefault(int(host[link]), set()).add(link)
+        by_host = queue[np.argsort(host[queue], kind="stable")]
+        links = by_host.tolist()
+        self._host_links = {
+            int(host[links[start]]): set(links[start:end]) for start, end in _runs(host[by_host])
+        }
         self._rebuild_pool(pool)
 
     def _rebuild_pool(self, pool: np.ndarray) -> None:
@@ -549,15 +558,11 @@ class Frontier:
         self._pool_min = list(zip(prio[pool[::-1]].tolist(), (-pool[::-1]).tolist(), strict=True))
         heapq.heapify(self._pool_min)
         by_host = pool[np.lexsort((pool, -prio[pool], host[pool]))]
-        hosts = host[by_host]
-        starts = np.flatnonzero(np.r_[True, hosts[1:] != hosts[:-1]]).tolist() if len(hosts) else []
-        ends = [*starts[1:], len(hosts)] if starts else []
-        keys = (-prio[by_host]).tolist()
-        links = by_host.tolist()
+        keys, links = (-prio[by_host]).tolist(), by_host.tolist()
         self._host_pool = {}
         self._pool_hosts = []
-        for start, end in zip(starts, ends, strict=True):
-            h = int(hosts[start])
+        for start, end in _runs(host[by_host]):
+            h = int(host[links[start]])
             self._host_pool[h] = list(zip(keys[start:end], links[start:end], strict=True))
             self._pool_hosts.append((keys[start], h))
         heapq.heapify(self._pool_hosts)
@@ -589,3 +594,11 @@ class Frontier:
             new = np.zeros(size, dtype=old.dtype)
             new[: len(old)] = old
             setattr(self, name, new)
+
+
+def _runs(keys: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of equal values in a sorted array."""
+    if not len(keys):
+        return []
+    cuts = (np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist()
+    return list(zip([0, *cuts], [*cuts, len(keys)], strict=True))
