@@ -209,10 +209,3 @@ class _Walker:
             if text:
                 texts.append(text)
         self.emit(el.tail, self.groups[-1])
-
-
-def main_text(body: bytes, url: str) -> str:
-    """The article text (trafilatura, ≈ 17 ms a page): call it only where it is used."""
-    import trafilatura
-
-    return trafilatura.extract(body, url=url, include_comments=False) or ""

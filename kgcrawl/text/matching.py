@@ -76,7 +76,8 @@ class TopicMatcher:
         self.n = len(words)
         add_user_words(label for labels in words for label in labels if _CJK.search(label))
         self._freq = jieba.dt.FREQ
-        self._longest_word = max(len(word) for word in self._freq)
+        self._dictionary_size = -1
+        self._longest_word = 0
         self._runs: dict[str, tuple[str, ...]] = {}
 
         # label tokens → topic word indexes (two concepts may share a label)
@@ -137,6 +138,10 @@ class TopicMatcher:
 
     def _count_cjk(self, text: str, counts: dict[int, int]) -> None:
         """Hits grouped by the jieba runs around them; a run is tokenised only when needed."""
+        if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
+            self._dictionary_size = len(self._freq)
+            self._longest_word = max(map(len, self._freq), default=1)
+            self._runs.clear()
         regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
         reverse = ""
         n = len(text)

@@ -123,3 +123,13 @@ def test_token_length_is_close_to_the_tokenizer_on_chinese_prose(domain: str) ->
     text = "\n".join(path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.txt")))
     assert len(text) > 5000
     assert token_length(text) == pytest.approx(len(tokenize(text)), rel=0.1)
+
+
+def test_words_added_to_jieba_later_are_taken_into_account(matcher: TopicMatcher) -> None:
+    from kgcrawl.text.tokenize import add_user_words
+
+    text = "大暴雨灾害预警"  # 大暴雨 crosses the label: the run is tokenised (and cached)
+    assert matcher.count_sparse(text) == by_tokens(text) == {2: 1}
+    add_user_words(["暴雨灾害预警"])  # e.g. the ontology builder's labels, later
+    assert by_tokens(text) == {}
+    assert matcher.count_sparse(text) == {}
