@@ -346,3 +346,61 @@ def test_ties_keep_the_older_links() -> None:
     frontier.promote(links[1])
     frontier.promote(links[0])
     assert frontier.best() == links[0] and frontier.oldest() == links[0]
+
+
+def test_the_scoring_flow_of_the_module_docstring(jieba_words) -> None:
+    """Two real pages through analysis, R(p), BM25 anchors, the frontier and PageRank."""
+    from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
+    from kgcrawl.scoring.pagerank import PageRankGraph
+    from kgcrawl.scoring.relevance import page_relevance
+    from kgcrawl.text.analysis import analyse_page
+    from kgcrawl.text.matching import TopicMatcher
+
+    matcher = TopicMatcher([["暴雨"], ["洪水"], ["天气"]])
+    w_t = np.array([1.0, 0.5, 0.25])  # ‖W_T‖ = √1.3125 = 1.145644
+    frontier = Frontier(R, beta=0.19)
+    stats = CorpusStats.empty(3)
+    anchors, graph = AnchorScorer(w_t, stats), PageRankGraph()
+    site = {
+        "http://a.cn/": "<title>暴雨</title><p>暴雨 洪水</p><a href=/b>洪水</a>"
+        "<a href=http://c.cn/>更多</a>",
+        "http://a.cn/b": "<p>洪水</p><a href=/>暴雨首页</a><a href=http://c.cn/>天气</a>",
+    }
+
+    def download(link: int) -> float:
+        frontier.take(link)
+        page = graph.add_page()
+        frontier.visited(link, page)
+        parents, edge_ra = frontier.in_links(link)
+        graph.add_edges(parents, [page] * len(parents), edge_ra)
+        url = frontier.url_of(link)
+        analysis = analyse_page(site[url].encode(), url, matcher)
+        relevance = page_relevance(analysis.counts, w_t)
+        stats.add_page(analysis.present, analysis.length)
+        for out, counts in zip(analysis.links, analysis.anchor_counts, strict=True):
+            child = frontier.intern(out.url)
+            link_ra, edge = anchors.add_anchor(child, counts, analysis.length)
+            frontier.add_parent(child, page, relevance, link_ra, edge)
+            if frontier.page_of(child) is not None:
+                graph.add_edges([page], [frontier.page_of(child)], [edge])
+        return relevance
+
+    frontier.add_seed("http://a.cn/")
+    # page a: 暴雨 in title and <p> → 2.0 + 1.0 = 3; 洪水 in <p> and the anchor → 1.0 + 0.2
+    # W_D = (3, 1.2, 0): R = (3 + 0.6) / (1.145644 · 3.231099 = 3.701684) = 0.972529
+    r_a = download(frontier.best())
+    assert r_a == pytest.approx(0.972529, abs=1e-6)
+    b, c = frontier.link_id("http://a.cn/b"), frontier.link_id("http://c.cn/")
+    # anchor 洪水 holds word 1 only: R(A) = 0.5 / 1.145644 = 0.436436; 更多: R(A) = 0
+    # before any PageRank solve PR/max = 1: P(b) = 0.55 + 0.25·0.972534 + 0.2·0.436436
+    assert frontier.priority(b) == pytest.approx(0.55 + 0.25 * r_a + 0.2 * 0.436436, abs=1e-6)
+    assert frontier.priority(c) == pytest.approx(0.55 + 0.25 * r_a)
+    assert frontier.best() == b
+    r_b = download(b)
+    # a → b (in-link of b) and b → a (b links to the downloaded page a); c has two parents
+    assert graph.edges == 2 and frontier.parents(c) == [0, 1]
+    frontier.set_pagerank(graph.solve().ranks)  # a ⇄ b: ranks (1, 1)
+    # c: anchors 更多 and 天气 (word 2): R(A) = 0.25 / 1.145644 = 0.218218
+    expected = 0.55 * 1.0 + 0.25 * (r_a + r_b) / 2 + 0.2 * 0.218218
+    assert frontier.priority(c) == pytest.approx(expected, abs=1e-6)
+    assert frontier.queued_count() == 1 and frontier.best() == c
