@@ -266,7 +266,7 @@ class NoPoolMachine(FrontierMachine):
 
 
 for machine in (FrontierMachine, BreadthFirstMachine, NoPoolMachine):
-    machine.TestCase.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+    machine.TestCase.settings = settings(max_examples=300, stateful_step_count=40, deadline=None)
 
 TestFrontier = FrontierMachine.TestCase
 TestBreadthFirst = BreadthFirstMachine.TestCase
