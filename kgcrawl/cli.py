@@ -32,6 +32,8 @@ sandbox_app = typer.Typer(
     help="Serve and inspect the generated sandbox web (SPEC §12).", no_args_is_help=True
 )
 app.add_typer(sandbox_app, name="sandbox")
+runs_app = typer.Typer(help="List, inspect and export crawl runs.", no_args_is_help=True)
+app.add_typer(runs_app, name="runs")
 
 console = Console()
 
@@ -381,6 +383,117 @@ def sandbox_info(
         sys.stdout.write(json.dumps(info, ensure_ascii=False, indent=1) + "\n")
     else:
         console.print(info_table(info))
+
+
+GraphOption = Annotated[
+    str | None, typer.Option("--graph", help="embedded, none, bolt://… or neo4j://…")
+]
+
+
+@app.command("crawl")
+def crawl(
+    domain: Annotated[str, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")],
+    strategy: Annotated[
+        str | None, typer.Option(help="bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh.")
+    ] = None,
+    max_pages: Annotated[int | None, typer.Option("--max-pages", help="Pages to download.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Requests in flight at once.")] = None,
+    delay: Annotated[float | None, typer.Option(help="Seconds between requests to a host.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Random seed of the strategy.")] = None,
+    resolve: Annotated[
+        list[str] | None, typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable.")
+    ] = None,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help="Crawl the sandbox web.")] = False,
+    sandbox_size: Annotated[
+        str, typer.Option("--sandbox-size", help="small|default|large.")
+    ] = "default",
+    resume: Annotated[
+        str | None, typer.Option("--resume", help="Continue the run with this id.")
+    ] = None,
+    warc: Annotated[
+        Path | None, typer.Option("--warc", help="Write every response to this WARC file.")
+    ] = None,
+    graph: GraphOption = None,
+    set_: SetOption = None,
+) -> None:
+    """Crawl a domain (or resume a run) with a live display and a closing summary."""
+    from kgcrawl.config import load_settings, parse_overrides
+    from kgcrawl.crawl.view import crawl_summary, live_progress
+    from kgcrawl.runner import CrawlRequest
+    from kgcrawl.runner import crawl as run_crawl
+    from kgcrawl.runner import resume as run_resume
+
+    request = CrawlRequest(
+        resolve=tuple(resolve or ()), sandbox=sandbox, sandbox_size=sandbox_size, warc=warc
+    )
+    with live_progress(console) as show:
+        if resume:
+            result = run_resume(resume, request, show)
+        else:
+            overrides = parse_overrides(set_ or [])
+            for key, value in (
+                ("crawl.strategy", strategy),
+                ("crawl.max_pages", max_pages),
+                ("crawl.workers", workers),
+                ("fetch.delay", delay),
+                ("crawl.seed", seed),
+                ("graph.uri", graph),
+            ):
+                if value is not None:
+                    overrides[key] = value
+            if sandbox:
+                request.sandbox_seed = int(overrides.get("crawl.seed", 0))
+            result = run_crawl(load_settings(domain, overrides), request, show)
+    console.print(crawl_summary(result))
+
+
+@runs_app.command("list")
+def runs_list() -> None:
+    """Every run under the data folder with its progress."""
+    from kgcrawl.crawl.view import runs_table
+
+    console.print(runs_table())
+
+
+@runs_app.command("show")
+def runs_show(run_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
+    """A run's settings, counters and failures by reason."""
+    from kgcrawl.crawl.view import run_details
+
+    console.print(run_details(run_id))
+
+
+@runs_app.command("export")
+def runs_export(
+    run_id: Annotated[str, typer.Argument(help="Run id.")],
+    csv: Annotated[
+        bool, typer.Option("--csv", help="CSV on standard output (the only format).")
+    ] = True,
+) -> None:
+    """Pages in crawl order with R(p), relevance, status and, on the sandbox, the truth."""
+    from kgcrawl.crawl.view import export_csv
+
+    export_csv(run_id, sys.stdout)
+
+
+@graph_app.command("sync")
+def graph_sync(
+    run_id: Annotated[str, typer.Argument(help="Run id.")],
+    graph: Annotated[
+        str | None, typer.Option("--graph", help="embedded, bolt://… or neo4j://…")
+    ] = None,
+) -> None:
+    """Bring the graph to parity with a run's state (idempotent)."""
+    from kgcrawl.graph.store import connect
+    from kgcrawl.graph.sync import sync_run
+
+    store = connect(graph)
+    if store is None:
+        console.print("no graph configured (--graph none)")
+        return
+    with store:
+        report = sync_run(store, run_id)
+    console.print(f"synced {run_id}: {report}")
 
 
 def main(argv: list[str] | None = None) -> None:

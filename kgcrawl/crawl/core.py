@@ -1,0 +1,168 @@
+"""One crawl's algorithm state: select the next link, fold an outcome in (Algorithm 2).
+
+`fold` is the heart of SPEC §5.1: dedup, R(p) (Eq. 3–4), the counters, the
+corpus statistics, the PageRank graph, each child's R(A) (Eq. 5–6) and P (Eq. 9)
+into Q_wait or the discarded pool, a PageRank solve every `pagerank_every` pages
+with a vectorised re-scoring of every unvisited link, and the strategy's
+`observe`. It does no I/O, so replaying a run's log through it rebuilds the crawl
+exactly (crawl/state.py).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from kgcrawl.config import Settings
+from kgcrawl.crawl.dedup import Fingerprints
+from kgcrawl.crawl.frontier import Frontier
+from kgcrawl.crawl.state import Outcome
+from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
+from kgcrawl.ontology.owl import read_ontology
+from kgcrawl.ontology.topic import TopicModel, build_topic_model
+from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
+from kgcrawl.scoring.pagerank import PageRankGraph
+from kgcrawl.scoring.relevance import page_relevance, topic_matcher
+from kgcrawl.text.urls import canonical_url
+
+GROUPS = 5
+
+
+@dataclass
+class Counters(CrawlCounters):
+    """DP and LP (what strategies read), and every outcome folded in."""
+
+    outcomes: int = 0
+
+
+def load_topic(settings: Settings, keywords: bool = False) -> TopicModel:
+    rel = settings.relevance
+    onto = read_ontology(settings.ontology)
+    return build_topic_model(onto, settings.topic, rel.k, rel.tau, keywords=keywords)
+
+
+class Crawl:
+    """Topic model, frontier, scores and strategy of one crawl."""
+
+    def __init__(self, settings: Settings, rng: random.Random) -> None:
+        self.settings = settings
+        rel = settings.relevance
+        strategy_cls = strategy_class(settings.crawl.strategy)
+        self.topic = load_topic(settings, keywords=strategy_cls.topic_model == "keywords")
+        self.topic_vector = self.topic.vector
+        self.matcher = topic_matcher(self.topic)
+        self.counters = Counters(max_pages=settings.crawl.max_pages)
+        self.strategy = strategy_cls(settings, rng, self.counters)
+        self.frontier = Frontier(
+            r=rel.r,
+            beta=rel.beta if strategy_cls.uses_beta else None,
+            discard_keep=settings.crawl.discard_keep,
+        )
+        self.stats = CorpusStats.empty(len(self.topic_vector))
+        self.anchors = AnchorScorer(self.topic_vector, self.stats, rel.bm25_k, rel.bm25_b)
+        self.graph = PageRankGraph()
+        self.fingerprints = Fingerprints()
+
+    # -- selection -------------------------------------------------------------------
+
+    def seed(self, urls: list[str]) -> None:
+        canonical = [c for c in (canonical_url(u) for u in urls) if c]
+        self.strategy.seed(self.frontier, canonical)
+
+    def select(self) -> int | None:
+        return self.strategy.select(self.frontier)
+
+    def take(self, url: str) -> int:
+        """Take a logged link out of Q_wait by URL (replaying a run that had several workers)."""
+        link = self.frontier.intern(url)
+        if self.frontier.state(link) == "pool":
+            self.frontier.promote(link)
+        if self.frontier.state(link) != "taken":
+            self.frontier.take(link)
+        return link
+
+    def put_back(self, link: int) -> None:
+        self.frontier.put_back(link)
+
+    def url_of(self, link: int) -> str:
+        return self.frontier.url_of(link)
+
+    def host_of(self, link: int) -> str:
+        return self.frontier.host_of(link)
+
+    # -- folding an outcome in ---------------------------------------------------------
+
+    def fold(self, link: int, outcome: Outcome) -> None:
+        """Algorithm 2 after the download: count, score the page and its children, observe."""
+        self.counters.outcomes += 1
+        if outcome.downloaded:
+            self._dedup(outcome)
+        if not outcome.downloaded:
+            self.frontier.visited(link, None)
+            self.strategy.observe(link, None, False)
+            return
+        rel = self.settings.relevance
+        counts = np.zeros((len(self.topic_vector), GROUPS))
+        for i, per_group in outcome.counts.items():
+            counts[i] = per_group
+        relevance = page_relevance(counts, self.topic_vector)  # Eq. 3–4
+        outcome.relevance = relevance
+        outcome.relevant = relevance > rel.alpha
+        self.counters.dp += 1
+        self.counters.lp += int(outcome.relevant)
+        self.fingerprints.add(outcome.content_hash, outcome.simhash, outcome.final_url)
+
+        page = self.graph.add_page()
+        self.frontier.visited(link, page)
+        self._claim_final_url(link, outcome.final_url, page)
+        parents, edge_ra = self.frontier.in_links(link)
+        self.graph.add_edges(parents, [page] * len(parents), edge_ra)
+        self.stats.add_page(counts.any(axis=1), outcome.length)
+        outcome.link_scores = [self._add_child(page, relevance, outcome, url, anchor)
+                               for url, anchor in outcome.links]  # fmt: skip
+        if self.counters.dp % rel.pagerank_every == 0:
+            self.solve_pagerank()
+        self.strategy.observe(link, page, outcome.relevant)
+
+    def solve_pagerank(self) -> None:
+        """Eq. 8 (normalised), warm-started; every unvisited link re-scored at once."""
+        rel = self.settings.relevance
+        result = self.graph.solve(damping=rel.damping, omega=rel.omega)
+        self.frontier.set_pagerank(result.ranks)
+
+    def _add_child(
+        self, page: int, relevance: float, outcome: Outcome, url: str, anchor: str
+    ) -> tuple[float, float]:
+        child = self.frontier.intern(url)
+        counts = self.matcher.count_sparse(anchor)
+        link_ra, edge_ra = self.anchors.add_anchor(child, counts, outcome.length)  # Eq. 5–6
+        p = self.frontier.add_parent(child, page, relevance, link_ra, edge_ra)  # Eq. 9
+        target = self.frontier.page_of(child)
+        if target is not None:
+            self.graph.add_edges([page], [target], [edge_ra])
+        return link_ra, p
+
+    def _dedup(self, outcome: Outcome) -> None:
+        """A page already downloaded under another URL, or with (nearly) the same text."""
+        known = self.frontier.link_id(outcome.final_url)
+        if (
+            outcome.final_url != outcome.url
+            and known is not None
+            and self.frontier.page_of(known) is not None
+        ):
+            outcome.reason = f"duplicate of {outcome.final_url}"
+            return
+        first = self.fingerprints.match(outcome.content_hash, outcome.simhash)
+        if first is not None:
+            outcome.reason = f"duplicate of {first}"
+
+    def _claim_final_url(self, link: int, final_url: str, page: int) -> None:
+        """After a redirect, the target URL is this page too: it is not fetched again."""
+        if final_url == self.frontier.url_of(link):
+            return
+        target = self.frontier.intern(final_url)
+        if self.frontier.state(target) == "queued":  # not when in flight with another worker
+            self.frontier.take(target)
+            self.frontier.visited(target, page)

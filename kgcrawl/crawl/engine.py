@@ -1,0 +1,295 @@
+"""The crawl loop (Algorithm 2, SPEC §5.1) with its I/O: workers, run log, checkpoints, resume.
+
+`Crawl` (crawl/core.py) holds the algorithm's state and does the thinking —
+select a link, fold an outcome in; this module feeds it. With one worker the
+loop is sequential and, with a seed, deterministic. With more, the strategy
+hands out up to `workers` links at once, never two of one host, and outcomes
+are folded in as they arrive.
+
+Every outcome goes to the run log in the order it was folded in; the log is
+committed every `checkpoint_every` outcomes and on SIGINT / SIGTERM. A resumed
+run first replays the committed log through a fresh `Crawl` (no network) and
+then goes on; see `crawl/state.py`.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgcrawl.config import Settings
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.fetch import Fetcher, FetchResult
+from kgcrawl.crawl.outcome import analyse_result
+from kgcrawl.crawl.state import Outcome, RunState, new_run_id
+from kgcrawl.crawl.warc import WarcArchive
+from kgcrawl.errors import KgcrawlError
+
+
+class ResumeMismatch(KgcrawlError):
+    """Replaying a run's log did not select what the log says was selected."""
+
+
+@dataclass
+class Progress:
+    """What the live display shows; updated after every outcome."""
+
+    run_id: str
+    max_pages: int
+    dp: int = 0
+    lp: int = 0
+    outcomes: int = 0
+    failures: int = 0
+    queued: int = 0
+    hosts: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def harvest(self) -> float:
+        return self.lp / self.dp if self.dp else 0.0
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return self.dp / elapsed if elapsed > 0 else 0.0
+
+
+@dataclass
+class CrawlResult:
+    run_id: str
+    dp: int
+    lp: int
+    outcomes: int
+    seconds: float
+    stopped: bool  # by a signal, before max_pages or an empty frontier
+    state_path: Path
+
+
+OnCommit = Callable[[list[Outcome]], None]
+
+
+def start_run(
+    settings: Settings,
+    *,
+    resolve: tuple[str, ...] = (),
+    run_id: str | None = None,
+    warc: Path | None = None,
+    sandbox: dict | None = None,
+) -> RunState:
+    """A new run's state, holding everything a resume needs to rebuild the crawl."""
+    run_id = run_id or new_run_id(settings.domain, settings.crawl.strategy)
+    return RunState.create(
+        run_id,
+        {
+            "domain": settings.domain,
+            "strategy": settings.crawl.strategy,
+            "pipeline": str(settings.source),
+            "settings": {k: _jsonable(v) for k, v in settings.flat().items()},
+            "overrides": {
+                k: _jsonable(v)
+                for k, v in settings.flat().items()
+                if settings.origins.get(k) not in ("default", str(settings.source))
+            },
+            "resolve": list(resolve),
+            "warc": str(warc) if warc else None,
+            "sandbox": sandbox,
+            "warc_offset": 0,
+            "started_at": int(time.time() * 1000),
+            "finished": False,
+        },
+    )
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+class Engine:
+    """Runs one crawl to `max_pages`, an empty frontier, or a stop signal."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        state: RunState,
+        *,
+        resolve: tuple[str, ...] = (),
+        warc: Path | None = None,
+        on_commit: OnCommit | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.state = state
+        meta = state.meta()
+        self.run_id = meta["run_id"]
+        self.crawl = Crawl(settings, random.Random(settings.crawl.seed))
+        self.crawl.seed(list(settings.seeds))
+        self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
+        self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
+        self.on_commit = on_commit
+        self.on_progress = on_progress
+        self.progress = Progress(self.run_id, settings.crawl.max_pages)
+        self._committed: list[Outcome] = []
+        self._stop = threading.Event()
+
+    # -- resume --------------------------------------------------------------------
+
+    def replay(self) -> int:
+        """Fold the committed log back in; returns how many outcomes it held."""
+        sequential = self.settings.crawl.workers == 1
+        count = 0
+        for outcome in self.state.outcomes():
+            if sequential:
+                picked = self.crawl.select()
+                if picked is None or self.crawl.url_of(picked) != outcome.url:
+                    got = None if picked is None else self.crawl.url_of(picked)
+                    raise ResumeMismatch(
+                        f"run {self.run_id}: replay selected {got!r} where the log has "
+                        f"{outcome.url!r} at outcome {outcome.seq}"
+                    )
+            else:
+                picked = self.crawl.take(outcome.url)
+            self.crawl.fold(picked, outcome)
+            count += 1
+        self._update_progress()
+        return count
+
+    # -- the loop ------------------------------------------------------------------
+
+    def run(self) -> CrawlResult:
+        start = time.monotonic()
+        with _signals_stop(self._stop):
+            if self.settings.crawl.workers == 1:
+                self._run_sequential()
+            else:
+                self._run_parallel()
+            self._checkpoint()
+        stopped = self._stop.is_set() and not self._done()
+        if not stopped:
+            self.state.set_meta({"finished": True})
+            self.state.checkpoint()
+        if self.warc:
+            self.warc.close()
+        return CrawlResult(
+            run_id=self.run_id,
+            dp=self.crawl.counters.dp,
+            lp=self.crawl.counters.lp,
+            outcomes=self.progress.outcomes,
+            seconds=time.monotonic() - start,
+            stopped=stopped,
+            state_path=self.state.path,
+        )
+
+    def _done(self) -> bool:
+        return self.crawl.counters.dp >= self.settings.crawl.max_pages
+
+    def _run_sequential(self) -> None:
+        while not self._stop.is_set() and not self._done():
+            link = self.crawl.select()
+            if link is None:
+                break
+            url = self.crawl.url_of(link)
+            self._fold(link, self._work(url))
+
+    def _run_parallel(self) -> None:
+        workers = self.settings.crawl.workers
+        busy_hosts: dict[str, int] = {}
+        in_flight: dict[Future, int] = {}
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fetch") as pool:
+            while not self._stop.is_set():
+                held: list[int] = []
+                while (
+                    len(in_flight) < workers
+                    and self.crawl.counters.dp + len(in_flight) < self.settings.crawl.max_pages
+                ):
+                    link = self.crawl.select()
+                    if link is None:
+                        break
+                    host = self.crawl.host_of(link)
+                    if host in busy_hosts:
+                        held.append(link)
+                        if len(held) > 4 * workers:
+                            break
+                        continue
+                    busy_hosts[host] = link
+                    in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
+                for link in held:
+                    self.crawl.put_back(link)
+                if not in_flight:
+                    break
+                done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
+                for future in done:
+                    link = in_flight.pop(future)
+                    busy_hosts.pop(self.crawl.host_of(link), None)
+                    self._fold(link, future.result())
+                if self._done():
+                    break
+            for future in in_flight:
+                future.cancel()
+
+    def _work(self, url: str) -> Outcome:
+        """Fetch and analyse one URL (in a worker thread when there are several)."""
+        result: FetchResult = self.fetcher.fetch(url)
+        if self.warc and result.status is not None and result.content:
+            self.warc.write(result.final_url, result.status, result.headers, result.content)
+        try:
+            return analyse_result(url, result, self.crawl.matcher)
+        except Exception as exc:  # a page no parser survives must not stop the crawl
+            result.reason = f"parse: {type(exc).__name__}"
+            return analyse_result(url, result, self.crawl.matcher)
+
+    def _fold(self, link: int, outcome: Outcome) -> None:
+        outcome.seq = self.crawl.counters.outcomes + 1
+        self.crawl.fold(link, outcome)
+        self.state.append(outcome)
+        self._committed.append(outcome)
+        self._update_progress()
+        if self.state.pending >= self.settings.crawl.checkpoint_every:
+            self._checkpoint()
+
+    def _update_progress(self) -> None:
+        p, counters = self.progress, self.crawl.counters
+        p.dp, p.lp = counters.dp, counters.lp
+        p.outcomes = counters.outcomes
+        p.failures = counters.outcomes - counters.dp
+        p.queued = self.crawl.frontier.queued_count()
+        p.hosts = self.crawl.frontier.queued_host_count()
+        if self.on_progress:
+            self.on_progress(p)
+
+    def _checkpoint(self) -> None:
+        if self.warc:
+            self.state.set_meta({"warc_offset": self.warc.offset})
+        self.state.set_meta({"dp": self.crawl.counters.dp, "lp": self.crawl.counters.lp})
+        self.state.checkpoint()
+        committed, self._committed = self._committed, []
+        if self.on_commit and committed:
+            self.on_commit(committed)
+
+
+class _signals_stop:
+    """SIGINT / SIGTERM set the stop flag; the loop then checkpoints and returns."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.previous: dict[int, object] = {}
+
+    def __enter__(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self.previous[sig] = signal.signal(sig, lambda *_: self.stop.set())
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)

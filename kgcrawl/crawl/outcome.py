@@ -1,0 +1,66 @@
+"""From a fetched response to the Outcome the crawl folds in and the run log stores.
+
+This is the per-page work a fetch worker does after the download: one lxml pass
+(tag groups, links, anchors), topic-word counts per group, the main text for the
+knowledge graph (trafilatura, once, since it is the dearest step) with its concept
+mentions, the page length, and the content fingerprints for dedup. Nothing here
+depends on the crawl's state, so workers run it in parallel.
+"""
+
+from __future__ import annotations
+
+import time
+
+from kgcrawl.crawl.dedup import exact_hash, simhash
+from kgcrawl.crawl.fetch import FetchResult
+from kgcrawl.crawl.state import Outcome
+from kgcrawl.text.analysis import analyse_page
+from kgcrawl.text.matching import TopicMatcher
+from kgcrawl.text.tokenize import is_chinese
+from kgcrawl.text.urls import host_of
+
+
+def main_text(html: str, fallback: str) -> str:
+    """The article text (trafilatura, fast mode), or the page's body text when it finds none."""
+    import trafilatura
+
+    extracted = trafilatura.extract(
+        html, fast=True, include_comments=False, include_tables=True, deduplicate=False
+    )
+    return extracted or fallback
+
+
+def failed_outcome(url: str, result: FetchResult) -> Outcome:
+    return Outcome(
+        url=url,
+        final_url=result.final_url,
+        status=result.status,
+        reason=result.reason,
+        fetched_at=int(time.time() * 1000),
+        seconds=result.seconds,
+        host=host_of(result.final_url),
+    )
+
+
+def analyse_result(url: str, result: FetchResult, matcher: TopicMatcher) -> Outcome:
+    """The Outcome of one fetch: a failure as it is, a page analysed."""
+    outcome = failed_outcome(url, result)
+    if not result.ok:
+        return outcome
+    analysis = analyse_page(result.content, result.final_url, matcher, result.charset)
+    body_text = analysis.parsed.groups[3] or analysis.parsed.text
+    text = main_text(result.text, body_text)
+    visible = analysis.parsed.text
+    outcome.title = analysis.title
+    outcome.text = text
+    outcome.lang = "zh" if is_chinese(visible[:4000]) else "en"
+    outcome.length = analysis.length
+    outcome.content_hash = exact_hash(visible)
+    outcome.simhash = simhash(visible)
+    outcome.counts = {
+        int(i): [int(c) for c in analysis.counts[i]]
+        for i in analysis.counts.any(axis=1).nonzero()[0]
+    }
+    outcome.mentions = matcher.count_sparse(text)
+    outcome.links = [(link.url, link.anchor) for link in analysis.links]
+    return outcome
