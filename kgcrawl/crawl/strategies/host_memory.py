@@ -31,7 +31,7 @@ class ImprovedTabuHostMemory(ImprovedTabu):
     def seed(self, frontier: Frontier, urls: list[str]) -> None:
         """Step 1: every seed with P = 1, at most `seeds_per_host` per host."""
         per_host: Counter[str] = Counter()
-        for url in urls:
+        for url in dict.fromkeys(urls):  # a repeated seed is one seed
             host = frontier.host_of_url(url)
             if per_host[host] < self.settings.tabu.seeds_per_host:
                 per_host[host] += 1
@@ -42,18 +42,22 @@ class ImprovedTabuHostMemory(ImprovedTabu):
         phead = self.its(frontier)  # step 2
         if phead is None:
             return None
-        attempts, rejected = frontier.queued_host_count(), []
-        while phead is not None and frontier.host_of(phead) in self.h2:  # step 4
-            if len(rejected) >= attempts:
+        passed: set[str] = set()  # step 4: each tabu host is passed over once at most
+        rejected: list[int] = []
+        while phead is not None and (host := frontier.host_of(phead)) in self.h2:
+            if host in passed:
                 phead = None
                 break
+            passed.add(host)
             frontier.take(phead)
             rejected.append(phead)
             phead = self.its(frontier)
         for link in rejected:
             frontier.put_back(link)
-        if phead is None:  # every host tried is tabu: go on with the best link
-            phead = frontier.best()
+        if phead is None:  # the best link of a host not tabu; if every host is tabu, the best
+            phead = frontier.best(exclude_hosts=self.h2.terms)
+            if phead is None:
+                phead = frontier.best()
         host = frontier.host_of(phead)
         counters = self.counters
         if (
