@@ -16,18 +16,20 @@ or two off-topic pages.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cache
 
 from kgcrawl.sandbox.hazards import GBK_HAZARDS, Hazard
 from kgcrawl.sandbox.lexicon import (
-    AFFINITY,
     CHANNELS,
     DOMAIN_TOPICS,
     OFF_TOPICS,
     SITE_NOUNS,
     TOPICS,
+    affinity,
     filler,
 )
 from kgcrawl.sandbox.rng import stream
@@ -507,12 +509,14 @@ def _weighted(rng: random.Random, weights: dict) -> object:
 
 def companion(rng: random.Random, topic: str, exclude: frozenset[str] = frozenset()) -> str:
     """A topic drawn by its affinity with `topic` (lexicon.AFFINITY), never `topic` itself."""
-    weights = {
-        t: AFFINITY.get(topic, {}).get(t, AFFINITY.get(t, {}).get(topic, 1.0))
-        for t in TOPICS
-        if t != topic and t not in exclude
-    }
-    return _weighted(rng, weights)
+    topics, cum_weights = _companions(topic, exclude)
+    return rng.choices(topics, cum_weights=cum_weights)[0]
+
+
+@cache
+def _companions(topic: str, exclude: frozenset[str]) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    topics = tuple(t for t in TOPICS if t != topic and t not in exclude)
+    return topics, tuple(itertools.accumulate(affinity(topic, t) for t in topics))
 
 
 def _channels(

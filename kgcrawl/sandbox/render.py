@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import itertools
 import random
 from dataclasses import dataclass, field
+from functools import cache
 
-from kgcrawl.sandbox.lexicon import filler, vocabulary
+from kgcrawl.sandbox.lexicon import Vocabulary, filler, vocabulary
 
 TOPICAL_FRACTION = (0.45, 0.6)  # share of topic words among all words of a text
-_ZH_PUNCT = ("，", "，", "、")
 
 
 @dataclass(frozen=True)
@@ -76,50 +77,60 @@ class Plan:
         return out + self.footer
 
 
+@cache
+def _increments(vocab: Vocabulary) -> tuple[float, ...]:
+    """Each word's probability within its vocabulary."""
+    total = vocab.cum_weights[-1]
+    return tuple((b - a) / total for a, b in itertools.pairwise((0.0, *vocab.cum_weights)))
+
+
+def _blend(parts: list[tuple[Vocabulary, float]]) -> Vocabulary:
+    """One vocabulary drawing from each part with the given total probability."""
+    words = tuple(w for vocab, _ in parts for w in vocab.words)
+    weights = (p * share for vocab, share in parts for p in _increments(vocab))
+    return Vocabulary(words, tuple(itertools.accumulate(weights)))
+
+
 class Writer:
-    """Draws words, sentences and paragraphs for a topic mixture."""
+    """Draws words, sentences and paragraphs for a topic mixture.
+
+    Every word is drawn from one blended vocabulary: topic words with probability
+    `fraction` split by the mixture's shares, filler words otherwise.
+    """
 
     def __init__(self, rng: random.Random, mixture: tuple[tuple[str, float], ...], lang: str):
         self.rng = rng
         self.lang = lang
         self.mixture = mixture
         self.fraction = rng.uniform(*TOPICAL_FRACTION)
-        self._vocab = [(vocabulary(t, lang), s) for t, s in mixture]
-        self._filler = filler(lang)
+        self._topical = _blend([(vocabulary(t, lang), s) for t, s in mixture])
+        self._all = _blend([(self._topical, self.fraction), (filler(lang), 1 - self.fraction)])
+        self._topic_words = frozenset(self._topical.words)
 
     def topical(self, n: int) -> list[str]:
-        """n topic words, split over the topics by share."""
-        rng = self.rng
-        out: list[str] = []
-        for vocab, share in self._vocab:
-            k = int(n * share + rng.random())
-            if k:
-                out += rng.choices(vocab.words, cum_weights=vocab.cum_weights, k=k)
-        rng.shuffle(out)
-        return out
+        """n topic words, drawn by the mixture's shares."""
+        vocab = self._topical
+        return self.rng.choices(vocab.words, cum_weights=vocab.cum_weights, k=n)
 
     def words(self, n: int, bold: float = 0.0) -> list[str]:
-        """n words: topic words (some in <strong>) mixed with filler."""
+        """n words, topic words and filler mixed; about `bold` of the topic words in <strong>."""
         rng = self.rng
-        k = int(n * self.fraction)
-        topical = self.topical(k)
-        if bold:
-            topical = [f"<strong>{w}</strong>" if rng.random() < bold else w for w in topical]
-        out = topical + rng.choices(
-            self._filler.words, cum_weights=self._filler.cum_weights, k=max(0, n - len(topical))
-        )
-        rng.shuffle(out)
+        out = rng.choices(self._all.words, cum_weights=self._all.cum_weights, k=n)
+        for _ in range(int(n * self.fraction * bold + rng.random())):
+            i = rng.randrange(n)
+            if out[i] in self._topic_words:
+                out[i] = f"<strong>{out[i]}</strong>"
         return out
 
     def sentence_text(self, words: list[str]) -> str:
         rng = self.rng
         if self.lang == "zh":
-            parts = []
-            for i, w in enumerate(words):
-                parts.append(w)
-                if i and i < len(words) - 1 and rng.random() < 0.18:
-                    parts.append(rng.choice(_ZH_PUNCT))
-            return "".join(parts) + "。"
+            clauses, i = [], 0
+            while i < len(words):
+                step = 3 + int(rng.random() * 6)
+                clauses.append("".join(words[i : i + step]))
+                i += step
+            return "，".join(clauses) + "。"
         text = " ".join(words)
         return text[:1].upper() + text[1:] + "."
 
@@ -131,14 +142,13 @@ class Writer:
             words.insert(rng.randrange(len(words) + 1), snippet)
         sentences, i = [], 0
         while i < len(words):
-            step = rng.randint(8, 18)
+            step = 8 + int(rng.random() * 11)
             sentences.append(self.sentence_text(words[i : i + step]))
             i += step
         return ("" if self.lang == "zh" else " ").join(sentences)
 
     def phrase(self, n: int) -> str:
-        words = self.topical(max(1, n)) or self.words(n)
-        return ("" if self.lang == "zh" else " ").join(words)
+        return ("" if self.lang == "zh" else " ").join(self.topical(max(1, n)))
 
 
 def _a(link: Link, malformed: bool) -> str:

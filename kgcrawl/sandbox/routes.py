@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import parse_qsl, urlencode
 
-from kgcrawl.sandbox.catalog import Alias, Host, Style
+from kgcrawl.sandbox.catalog import Alias, Host, Kind, Style
 from kgcrawl.sandbox.hazards import DEEP_SEGMENTS
 
 MAX_DEEP = 400
@@ -87,8 +87,11 @@ def article_id(host: Host, channel: int, k: int) -> int:
 
 
 def _article_of(host: Host, aid: int) -> tuple[int, int] | None:
+    """(channel, k) of a public article id; directories list hosts, they have no articles."""
     channel, k = divmod(aid - host.base_id, 1000)
     if aid < host.base_id or channel >= len(host.channels) or k >= host.channels[channel].size:
+        return None
+    if host.kind is Kind.DIRECTORY:
         return None
     return channel, k
 

@@ -23,6 +23,7 @@ import socket
 import struct
 import threading
 import time
+import traceback
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 from kgcrawl.sandbox.hazards import LIVE_HEAD_BYTES, Hazard
-from kgcrawl.sandbox.world import World
+from kgcrawl.sandbox.world import Reply, World
 
 TRANSIENT_MEMORY = 10_000
 
@@ -70,6 +71,9 @@ class _HTTPServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "sandbox/1.0"
+    # Headers and body go out in separate writes; with Nagle on, the client's delayed ACK
+    # would hold every response ~40 ms.
+    disable_nagle_algorithm = True
     server: _HTTPServer
 
     def log_message(self, format: str, *args: object) -> None:
@@ -90,7 +94,11 @@ class _Handler(BaseHTTPRequestHandler):
             host = (parts.hostname or host).lower()
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         sandbox.begin(host)
-        reply = sandbox.world.respond(host, target)
+        try:
+            reply = sandbox.world.respond(host, target)
+        except Exception:  # a bug in the world: answer like a broken server, and say why
+            traceback.print_exc()
+            reply = Reply(500, (("Content-Type", "text/plain"),), b"sandbox error")
         status, sent = reply.status, 0
         try:
             if reply.slow and sandbox.stopping.wait(sandbox.slow_delay):
@@ -229,17 +237,20 @@ class SandboxServer:
         client may hold its response a moment before the server thread records it.
         """
 
-        def settled() -> bool:
-            counts = self._in_flight
-            return (counts[host] if host is not None else sum(counts.values())) == 0
-
         with self._settled:
-            self._settled.wait_for(settled, timeout=settle)
+            self._settled.wait_for(lambda: self._idle(host), timeout=settle)
             entries = list(self._log)
         return [a for a in entries if host is None or a.host == host]
 
-    def clear_log(self) -> None:
-        self._log.clear()
+    def clear_log(self, settle: float = 1.0) -> None:
+        """Forget the requests so far, once those in flight (up to `settle` s) are logged."""
+        with self._settled:
+            self._settled.wait_for(lambda: self._idle(None), timeout=settle)
+            self._log.clear()
+
+    def _idle(self, host: str | None) -> bool:
+        counts = self._in_flight
+        return (counts[host] if host is not None else sum(counts.values())) == 0
 
     def first_attempt(self, host: str, target: str) -> bool:
         """True the first time a transient-error URL is asked for (bounded memory)."""

@@ -510,21 +510,19 @@ class World:
             return self.head(name, Route(PageType.ARTICLE, route.channel, route.number))
         rng = stream(self.seed, name, path_for(host, route), "head")
         lang = host.lang
-        topic = host.topic or rng.choice(TOPICS)
         if t is PageType.ARTICLE:
+            primary = self._article_topic(rng, host, route)
             channel = host.channels[route.channel]
-            entry = route.alias is None and (name, route.channel, route.number) in self._entries
             if route.alias is not None:
-                mix = _mix(rng, route.alias.topic or channel.topic, 0.6, 0.9)
-            elif entry:
-                mix = _mix(rng, channel.topic, 0.65, 0.9, exclude=frozenset(DOMAIN_TOPICS))
+                mix = _mix(rng, primary, 0.6, 0.9)
+            elif (name, route.channel, route.number) in self._entries:
+                mix = _mix(rng, primary, 0.65, 0.9, exclude=frozenset(DOMAIN_TOPICS))
             elif channel.topic == LINKFARM_TOPIC:
                 mix = _spread(rng)
             else:
-                on = rng.random() < ON_TOPIC[host.kind]
-                primary = channel.topic if on else companion(rng, channel.topic)
                 mix = _mix(rng, primary, 0.35, 0.9)
             return Head(mix, _title(rng, mix, lang))
+        topic = host.topic or rng.choice(TOPICS)
         if t is PageType.LIST:
             channel = host.channels[route.channel]
             if channel.topic == LINKFARM_TOPIC:
@@ -554,6 +552,27 @@ class World:
         label = {PageType.STATIC: _WORDS[lang].get(route.text, ""), PageType.CALENDAR: route.text}
         prefix = label.get(t, "")
         return Head(mix, f"{prefix} {_title(rng, mix, lang)}".strip() + f" - {host.title}")
+
+    def _article_topic(self, rng, host: Host, route: Route) -> str:
+        """The topic an article is mainly about: its channel's, or (off-topic article) a
+        companion; these are the first draws of the article's head stream."""
+        channel = host.channels[route.channel]
+        if route.alias is not None:
+            return route.alias.topic or channel.topic
+        if (
+            channel.topic == LINKFARM_TOPIC
+            or (host.name, route.channel, route.number) in self._entries
+        ):
+            return channel.topic
+        on = rng.random() < ON_TOPIC[host.kind]
+        return channel.topic if on else companion(rng, channel.topic)
+
+    def article_topic(self, name: str, route: Route) -> str:
+        """An article's main topic without drawing its whole head (for related-article picks)."""
+        host = self.hosts[name]
+        return self._article_topic(
+            stream(self.seed, name, path_for(host, route), "head"), host, route
+        )
 
     def _home_mix(self, rng, host: Host) -> tuple[tuple[str, float], ...]:
         if host.kind is Kind.LINKFARM:
@@ -916,10 +935,10 @@ class _Builder:
         """Related articles: on the page's main topic (85 %), from channels on that topic; some
         through redirects; rarely a dead link."""
         world, content, rng = self.world, self.content, self.rng
-        top = self.head.mixture[0][0]
+        top = self.world.article_topic(content.name, route)
         on_top = [i for i, ch in enumerate(content.channels) if ch.topic == top and ch.size]
         same, other = [], []
-        for _ in range(16):
+        for _ in range(12):
             if on_top and rng.random() < 0.7:
                 channel = rng.choice(on_top)
             else:
@@ -930,8 +949,8 @@ class _Builder:
             k = rng.randrange(size) if size else route.number
             if (channel, k) == (route.channel, route.number):
                 continue
-            head = world.head(content.name, Route(PageType.ARTICLE, channel, k))
-            (same if head.mixture[0][0] == top else other).append((channel, k))
+            topic = world.article_topic(content.name, Route(PageType.ARTICLE, channel, k))
+            (same if topic == top else other).append((channel, k))
         links = []
         for _ in range(rng.randint(4, 8)):
             pool = same if same and (rng.random() < 0.85 or not other) else other
@@ -1096,6 +1115,8 @@ def _hazard_url(world: World, host: Host, hazard: Hazard) -> str | None:
     plain = not host.hidden and Hazard.DOWN not in flags and host.kind is not Kind.MOVED
 
     def article(predicate: Callable[[int], bool]) -> str | None:
+        if host.kind is Kind.DIRECTORY:
+            return None
         for i, channel in enumerate(host.channels):
             for k in range(channel.size):
                 if predicate(k) and (host.name, i, k) not in world._entries:

@@ -132,7 +132,17 @@ def test_every_page_of_a_world_round_trips():
         routes = [Route(PageType.HOME), Route(PageType.ROBOTS)]
         for i, channel in enumerate(h.channels):
             routes += [Route(PageType.LIST, i, n) for n in range(list_pages(h, i))]
-            routes += [Route(PageType.ARTICLE, i, k) for k in range(channel.size)]
+            if h.kind is not Kind.DIRECTORY:
+                routes += [Route(PageType.ARTICLE, i, k) for k in range(channel.size)]
         for route in routes:
             path, _, query = path_for(h, route).partition("?")
             assert parse(h, path, query) == route, (h.name, route)
+
+
+def test_directories_list_hosts_and_have_no_articles():
+    world = World(0, "small")
+    directory = world.hosts["www.maigoo.com"]
+    assert directory.kind is Kind.DIRECTORY and directory.channels[0].size > 0
+    path = path_for(directory, Route(PageType.ARTICLE, 0, 0))
+    assert parse(directory, *path.partition("?")[::2]) is None
+    assert world.respond("www.maigoo.com", path).status == 404
