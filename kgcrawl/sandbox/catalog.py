@@ -20,7 +20,7 @@ import itertools
 import random
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache
+from functools import lru_cache
 
 from kgcrawl.sandbox.hazards import GBK_HAZARDS, Hazard
 from kgcrawl.sandbox.lexicon import (
@@ -513,7 +513,7 @@ def companion(rng: random.Random, topic: str, exclude: frozenset[str] = frozense
     return rng.choices(topics, cum_weights=cum_weights)[0]
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _companions(topic: str, exclude: frozenset[str]) -> tuple[tuple[str, ...], tuple[float, ...]]:
     topics = tuple(t for t in TOPICS if t != topic and t not in exclude)
     return topics, tuple(itertools.accumulate(affinity(topic, t) for t in topics))

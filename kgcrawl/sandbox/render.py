@@ -78,17 +78,10 @@ class Plan:
 
 
 @cache
-def _increments(vocab: Vocabulary) -> tuple[float, ...]:
-    """Each word's probability within its vocabulary."""
+def _probabilities(vocab: Vocabulary) -> tuple[float, ...]:
+    """Each word's probability within a lexicon vocabulary (a fixed few: cached for good)."""
     total = vocab.cum_weights[-1]
     return tuple((b - a) / total for a, b in itertools.pairwise((0.0, *vocab.cum_weights)))
-
-
-def _blend(parts: list[tuple[Vocabulary, float]]) -> Vocabulary:
-    """One vocabulary drawing from each part with the given total probability."""
-    words = tuple(w for vocab, _ in parts for w in vocab.words)
-    weights = (p * share for vocab, share in parts for p in _increments(vocab))
-    return Vocabulary(words, tuple(itertools.accumulate(weights)))
 
 
 class Writer:
@@ -103,9 +96,16 @@ class Writer:
         self.lang = lang
         self.mixture = mixture
         self.fraction = rng.uniform(*TOPICAL_FRACTION)
-        self._topical = _blend([(vocabulary(t, lang), s) for t, s in mixture])
-        self._all = _blend([(self._topical, self.fraction), (filler(lang), 1 - self.fraction)])
-        self._topic_words = frozenset(self._topical.words)
+        parts = [(vocabulary(t, lang), share) for t, share in mixture]
+        words = tuple(w for vocab, _ in parts for w in vocab.words)
+        weights = [p * share for vocab, share in parts for p in _probabilities(vocab)]
+        self._topical = Vocabulary(words, tuple(itertools.accumulate(weights)))
+        fill, f = filler(lang), self.fraction
+        blended = itertools.chain(
+            (w * f for w in weights), (p * (1 - f) for p in _probabilities(fill))
+        )
+        self._all = Vocabulary(words + fill.words, tuple(itertools.accumulate(blended)))
+        self._topic_words = frozenset(words)
 
     def topical(self, n: int) -> list[str]:
         """n topic words, drawn by the mixture's shares."""

@@ -234,3 +234,20 @@ def test_tunnel_clusters_are_entered_only_through_off_topic_pages(small):
         h.name for h in small.hosts.values() if h.kind is Kind.MIRROR and h.source in entered_from
     }
     assert hidden.keys() <= {urlsplit(u).hostname for u in seen}
+
+
+def test_caches_stay_bounded_while_pages_are_served():
+    """Memory must stay flat over any number of requests: only fixed-size caches may grow."""
+    from kgcrawl.sandbox.catalog import _companions
+    from kgcrawl.sandbox.render import _probabilities
+
+    world = World(0, "small")
+    for host in list(world.hosts.values())[:40]:
+        for i, channel in enumerate(host.channels):
+            for k in range(min(channel.size, 10)):
+                world.respond(
+                    host.name, urlsplit(world.url(host.name, Route(PageType.ARTICLE, i, k))).path
+                )
+    assert _probabilities.cache_info().currsize <= 2 * 12  # the lexicon's vocabularies
+    assert _companions.cache_info().maxsize == 4096
+    assert world.head.cache_info().maxsize == 16384
