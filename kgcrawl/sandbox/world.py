@@ -902,7 +902,8 @@ class _Builder:
             if rng.random() < table_p:
                 plan.body.append(Section("table", count=rng.randint(3, 8)))
             if rng.random() < 0.3:
-                plan.body.append(Section("events", count=rng.randint(3, 6)))
+                heading = self.phrase_heading()
+                plan.body.append(Section("events", heading=heading, count=rng.randint(3, 6)))
         pdf_p = 0.5 if content.kind is Kind.GOV else 0.05
         if rng.random() < pdf_p:
             name = f"{self.head.title}.pdf"

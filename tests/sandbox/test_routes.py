@@ -146,3 +146,21 @@ def test_directories_list_hosts_and_have_no_articles():
     path = path_for(directory, Route(PageType.ARTICLE, 0, 0))
     assert parse(directory, *path.partition("?")[::2]) is None
     assert world.respond("www.maigoo.com", path).status == 404
+
+
+def test_the_sandbox_never_imports_the_code_it_judges():
+    """ARCHITECTURE.md: the world's truth must not be computed by the crawler's own code."""
+    import ast
+    from pathlib import Path
+
+    import kgcrawl.sandbox
+
+    forbidden = ("kgcrawl.ontology", "kgcrawl.scoring", "kgcrawl.crawl")
+    for path in Path(kgcrawl.sandbox.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not [n for n in names if n.startswith(forbidden)], path.name
