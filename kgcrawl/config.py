@@ -73,6 +73,31 @@ class Tabu:
 
 
 @dataclass(frozen=True)
+class Annealing:
+    """FCOSA_G / FCOSA_LG (SPEC §5.8): the SA paper's filters, Table 7; σ is relevance.alpha."""
+
+    phi: float = 0.15  # local-ontology filter of a child's anchor
+    eta: float = 0.15  # global filter of the comprehensive priority
+    local_ontologies: int = 3  # k2: top-level branches of the ontology, heaviest first
+    target_weight: float = 0.25  # weight of R(P_u), the page a link points to
+
+
+@dataclass(frozen=True)
+class Colony:
+    """MOACO (SPEC §5.8): the ant colony of the Chinese paper's §4; σ is relevance.alpha."""
+
+    ants: int = 30
+    max_depth: int = 7
+    alpha: float = 0.3  # pheromone importance (Eq. 17)
+    beta: float = 6.0  # heuristic importance (Eq. 17)
+    rho: float = 0.7  # evaporation per cycle (Eq. 18)
+    q0: float = 0.9  # pseudo-random proportional rule: chance of the best move (ACS)
+    c0: float = 1.0  # pheromone of a path not yet walked
+    eta: float = 0.1  # link threshold on R(l) (Eq. 13)
+    link_weights: tuple[float, float, float] = (0.34, 0.33, 0.33)  # t1, t2, t3 of Eq. 13
+
+
+@dataclass(frozen=True)
 class Fetch:
     """Politeness and limits of SPEC §6."""
 
@@ -104,6 +129,8 @@ class Settings:
     relevance: Relevance = field(default_factory=Relevance)
     crawl: Crawl = field(default_factory=Crawl)
     tabu: Tabu = field(default_factory=Tabu)
+    annealing: Annealing = field(default_factory=Annealing)
+    colony: Colony = field(default_factory=Colony)
     fetch: Fetch = field(default_factory=Fetch)
     graph: Graph = field(default_factory=Graph)
     source: Path | None = None
@@ -125,6 +152,8 @@ _SECTIONS: dict[str, type] = {
     "relevance": Relevance,
     "crawl": Crawl,
     "tabu": Tabu,
+    "annealing": Annealing,
+    "colony": Colony,
     "fetch": Fetch,
     "graph": Graph,
 }
@@ -306,6 +335,28 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("crawl.max_pages", "must be at least 1")
     if settings.crawl.workers < 1:
         fail("crawl.workers", "must be at least 1")
+    colony = settings.colony
+    for key, value in (
+        ("annealing.phi", settings.annealing.phi),
+        ("annealing.eta", settings.annealing.eta),
+        ("annealing.target_weight", settings.annealing.target_weight),
+        ("colony.rho", colony.rho),
+        ("colony.q0", colony.q0),
+        ("colony.eta", colony.eta),
+    ):
+        if not 0 <= value <= 1:
+            fail(key, f"must lie in [0, 1], got {value}")
+    for key, count in (
+        ("annealing.local_ontologies", settings.annealing.local_ontologies),
+        ("colony.ants", colony.ants),
+        ("colony.max_depth", colony.max_depth),
+    ):
+        if count < 1:
+            fail(key, "must be at least 1")
+    if any(w < 0 for w in colony.link_weights) or not math.isclose(
+        sum(colony.link_weights), 1.0, abs_tol=1e-9
+    ):
+        fail("colony.link_weights", f"must be ≥ 0 and sum to 1, got {list(colony.link_weights)}")
     if settings.fetch.delay < 0:
         fail("fetch.delay", "must not be negative")
     if not settings.seeds:

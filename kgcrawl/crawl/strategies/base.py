@@ -63,10 +63,13 @@ REGISTRY: dict[str, str] = {
     "bfs": "kgcrawl.crawl.strategies.basic:BreadthFirst",
     "ops": "kgcrawl.crawl.strategies.basic:BestFirst",
     "fcsa": "kgcrawl.crawl.strategies.annealing:SimulatedAnnealing",
+    "fcosa_g": "kgcrawl.crawl.strategies.annealing:OntologyAnnealing",
+    "fcosa_lg": "kgcrawl.crawl.strategies.annealing:LocalOntologyAnnealing",
     "fcts": "kgcrawl.crawl.strategies.tabu:TraditionalTabu",
     "fcits": "kgcrawl.crawl.strategies.tabu:ImprovedTabuKeywords",
     "fcoits": "kgcrawl.crawl.strategies.tabu:ImprovedTabu",
     "fcits_oh": "kgcrawl.crawl.strategies.host_memory:ImprovedTabuHostMemory",
+    "moaco": "kgcrawl.crawl.strategies.ants:AntColony",
 }
 
 
