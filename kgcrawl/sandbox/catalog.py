@@ -583,7 +583,8 @@ def _title(rng: random.Random, topic: str | None, lang: str) -> str:
     if lang == "zh":
         place = rng.choice(filler("zh").words[-12:])
         return f"{place}{noun}"
-    return f"{rng.choice(_EN_NAME_PARTS).title()} {rng.choice(_EN_NAME_PARTS).title()} {noun}"
+    first, second = rng.sample(_EN_NAME_PARTS, 2)
+    return f"{first.title()} {second.title()} {noun}"
 
 
 def _name(rng: random.Random, kind: Kind, topic: str | None, lang: str, taken: set[str]) -> str:
