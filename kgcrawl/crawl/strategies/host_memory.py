@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 
 from kgcrawl.crawl.frontier import Frontier
-
 from kgcrawl.crawl.strategies.tabu import ImprovedTabu, TabuList
 
 
@@ -42,19 +41,19 @@ class ImprovedTabuHostMemory(ImprovedTabu):
         phead = self.its(frontier)  # step 2
         if phead is None:
             return None
-        passed: set[str] = set()  # step 4: each tabu host is passed over once at most
-        rejected: list[int] = []
-        while phead is not None and (host := frontier.host_of(phead)) in self.h2:
-            if host in passed:
+        # step 4: a tabu host's link is set aside (put back below) and ITS asked again, as
+        # many times as there are hosts in Q_wait; then the best link of a host not tabu
+        attempts, rejected = frontier.queued_host_count(), []
+        while phead is not None and frontier.host_of(phead) in self.h2:
+            if len(rejected) >= attempts:
                 phead = None
                 break
-            passed.add(host)
             frontier.take(phead)
             rejected.append(phead)
             phead = self.its(frontier)
         for link in rejected:
             frontier.put_back(link)
-        if phead is None:  # the best link of a host not tabu; if every host is tabu, the best
+        if phead is None:  # if every host is tabu: the best link
             phead = frontier.best(exclude_hosts=self.h2.terms)
             if phead is None:
                 phead = frontier.best()

@@ -94,9 +94,7 @@ def test_five_tries_then_best_of_e_not_in_h1(settings):
     w = World("fcoits", settings)
     root = w.seed("http://r.test/", 1.0)
     assert w.step() == root
-    a, e1, e2 = w.links(
-        0, {"http://a.test/": 0.9, "http://e.test/1": 0.8, "http://e.test/2": 0.6}
-    )
+    a, e1, e2 = w.links(0, {"http://a.test/": 0.9, "http://e.test/1": 0.8, "http://e.test/2": 0.6})
     assert w.select() == a  # every candidate below P(root) = 1; root has no parents: best
     w.fetch(a)
     x = w.seed("http://x.test/", 0.99)  # best of Q_wait, but not in E
@@ -159,7 +157,7 @@ def test_p_of_plink_is_its_priority_when_selected(settings):
     w = World("fcoits", settings)
     w.seed("http://r.test/", 1.0)
     w.step()
-    s, other = w.links(0, {"http://s.test/": 0.5, "http://o.test/": 0.4})
+    s, _other = w.links(0, {"http://s.test/": 0.5, "http://o.test/": 0.4})
     assert w.step() == s  # selected at P 0.5
     (g,) = w.links(1, {"http://g.test/": 0.7})
     w.link(1, w.url(s), 0.95)  # s's own page links to it: P(s) is 0.95 now
