@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kgcrawl.crawl.frontier import Frontier
-
 from kgcrawl.crawl.strategies.base import Strategy
 
 NONE_P = float("-inf")
@@ -82,7 +81,8 @@ class TraditionalTabu(Strategy):
         return self.best_accepted.priority if self.best_accepted else NONE_P
 
     def observe(self, link: int, page: int | None, relevant: bool) -> None:
-        self.current = link
+        if page is not None:  # a failed fetch downloads nothing: the current solution stays
+            self.current = link
 
 
 class ImprovedTabu(Strategy):
@@ -136,7 +136,9 @@ class ImprovedTabu(Strategy):
         return self.hlink.priority if self.hlink else NONE_P
 
     def observe(self, link: int, page: int | None, relevant: bool) -> None:
-        self.plink = Accepted(link, self._in_flight.pop(link, NONE_P))
+        priority = self._in_flight.pop(link, NONE_P)
+        if page is not None:  # Plink is the last link downloaded; a failure is not one
+            self.plink = Accepted(link, priority)
 
 
 class ImprovedTabuKeywords(ImprovedTabu):

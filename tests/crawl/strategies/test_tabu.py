@@ -165,16 +165,18 @@ def test_p_of_plink_is_its_priority_when_selected(settings):
     assert w.select() == g  # 0.7 > 0.5; measured against 0.95 it would fail, giving `other`
 
 
-def test_failed_fetch_leaves_empty_c(settings):
-    w = World("fcoits", settings)
-    w.seed("http://r.test/", 1.0)
-    w.step()
-    a, b = w.links(0, {"http://a.test/": 0.9, "http://b.test/": 0.6})
-    assert w.select() == a
-    w.fetch(a, failed=True)  # Plink = a, without a page: C empty, E = {b}
-    c = w.seed("http://c.test/", 0.99)
-    assert w.select() == b
-    assert w.frontier.is_queued(c)
+def test_failed_fetch_leaves_plink_unchanged(settings):
+    w = World("fcoits", settings, seed=1)
+    root = w.seed("http://r.test/", 0.5)
+    assert w.step() == root
+    a, d, _ = w.links(0, {"http://a.test/": 0.9, "http://d.test/": 0.7, "http://l.test/": 0.3})
+    w.seed("http://x.test/", 0.99)
+    first = w.select()
+    assert first in (a, d)  # the two candidates above P(root) = 0.5
+    w.fetch(first, failed=True)
+    assert w.strategy.plink == Accepted(root, 0.5)
+    assert w.select() == ({a, d} - {first}).pop()  # accepted from C(root): no step 6
+    assert not w.strategy.h1.terms
 
 
 def test_fcits_is_its_on_keywords(settings):
@@ -231,9 +233,19 @@ def test_fcts_empty_neighbourhood_gives_best_of_q_wait(settings):
     x = w.seed("http://x.test/", 0.4)
     y = w.seed("http://y.test/", 0.7)
     assert w.select() == y  # root's page holds no link
-    w.fetch(y, failed=True)  # no page: empty neighbourhood again
     assert w.select() == x
     assert w.select() is None
+
+
+def test_fcts_failed_fetch_keeps_the_current_page(settings):
+    w = World("fcts", settings)
+    root = w.seed("http://r.test/", 1.0)
+    assert w.step() == root
+    a, b = w.links(0, {"http://a.test/": 0.9, "http://b.test/": 0.8})
+    w.seed("http://x.test/", 0.99)
+    assert w.select() == a
+    w.fetch(a, failed=True)
+    assert w.select() == b  # still root's neighbourhood
 
 
 def test_fcts_tenure_is_five_selections(settings):
