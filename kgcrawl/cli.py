@@ -496,6 +496,63 @@ def graph_sync(
     console.print(f"synced {run_id}: {report}")
 
 
+@app.command("evaluate")
+def evaluate(
+    domain: Annotated[str, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")],
+    strategies: Annotated[
+        str, typer.Option("--strategies", help="Comma-separated names, or all.")
+    ] = "all",
+    max_pages: Annotated[
+        int | None, typer.Option("--max-pages", help="Pages per crawl (default: the pipeline's).")
+    ] = None,
+    sandbox: Annotated[
+        bool, typer.Option("--sandbox", help="Crawl the sandbox web (ground truth).")
+    ] = False,
+    sandbox_size: Annotated[
+        str, typer.Option("--sandbox-size", help="small|default|large.")
+    ] = "default",
+    seed: Annotated[
+        int, typer.Option("--seed", help="World seed; repeat r uses strategy seed S + r.")
+    ] = 0,
+    repeats: Annotated[int, typer.Option("--repeats", help="Crawls per strategy.")] = 1,
+    workers_per_crawl: Annotated[
+        int, typer.Option("--workers-per-crawl", help="Requests in flight per crawl.")
+    ] = 1,
+    parallel: Annotated[int, typer.Option("--parallel", help="Crawls run at once.")] = 2,
+    report_every: Annotated[
+        int | None,
+        typer.Option("--report-every", help="Pages between metrics (default: the pipeline's)."),
+    ] = None,
+    manifest_pages: Annotated[
+        int | None,
+        typer.Option("--manifest-pages", help="BFS pages recall counts (default: 4 × max pages)."),
+    ] = None,
+    resolve: Annotated[
+        list[str] | None, typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable.")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for metrics.csv, summary.md, plots.")
+    ] = Path("kgcrawl-evaluation"),
+    set_: SetOption = None,
+) -> None:
+    """Run strategies on the same world; write metrics.csv, summary.md and plots (SPEC §10)."""
+    from kgcrawl.evaluate.run import EvaluationPlan
+    from kgcrawl.evaluate.run import evaluate as run_evaluation
+    from kgcrawl.evaluate.view import evaluation_progress, final_table
+
+    plan = EvaluationPlan(
+        domain=domain, strategies=tuple(strategies.split(",")), out=out, max_pages=max_pages,
+        sandbox=sandbox, sandbox_size=sandbox_size, seed=seed, repeats=repeats,
+        workers_per_crawl=workers_per_crawl, parallel=parallel, report_every=report_every,
+        manifest_pages=manifest_pages, resolve=tuple(resolve or ()), overrides=tuple(set_ or ()),
+    )  # fmt: skip
+    with evaluation_progress(console) as show:
+        result = run_evaluation(plan, show)
+    console.print(final_table(result.rows))
+    for path in result.files:
+        console.print(f"written {path}", highlight=False)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: project errors become one line on stderr and exit code 2."""
     from rich.markup import escape

@@ -1,0 +1,56 @@
+"""What an evaluation shows people: a progress bar per crawl and the final values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kgcrawl.evaluate.metrics import MetricsRow, final_rows
+from kgcrawl.evaluate.run import CrawlStatus
+
+
+@contextmanager
+def evaluation_progress(console: Console) -> Iterator[Callable[[CrawlStatus], None]]:
+    """A callback drawing one bar per crawl: pages downloaded, relevant pages, state."""
+    columns = (
+        TextColumn("{task.description:<14}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("LP {task.fields[lp]:>6}  {task.fields[state]}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console) as bars:
+        tasks: dict[int, int] = {}
+
+        def show(status: CrawlStatus) -> None:
+            if status.index not in tasks:
+                tasks[status.index] = bars.add_task(
+                    status.label, total=status.max_pages, lp=0, state=status.state, start=False
+                )
+            task = tasks[status.index]
+            if status.state != "queued":
+                bars.start_task(task)
+            bars.update(task, completed=status.dp, lp=status.lp, state=status.state)
+            if status.state == "done":
+                bars.stop_task(task)
+
+        yield show
+
+
+def final_table(rows: list[MetricsRow], title: str = "final values") -> Table:
+    """Each crawl's last checkpoint: DP, LP, AC, AR, SD, true harvest, recall."""
+    table = Table("strategy", "repeat", "DP", "LP", "AC", "AR", "SD", "true harvest", "recall",
+                  title=title)  # fmt: skip
+    for row in final_rows(rows):
+        table.add_row(row.strategy, str(row.repeat), f"{row.dp:,}", f"{row.lp:,}",
+                      f"{row.ac:.2%}", f"{row.ar:.4f}", f"{row.sd:.4f}", _share(row.true_harvest),
+                      _share(row.recall))  # fmt: skip
+    return table
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2%}"

@@ -1,0 +1,137 @@
+"""`kgcrawl evaluate` end to end: two strategies crawl the small sandbox world, 200 pages each.
+
+The evaluation runs once (through the command line, crawls in worker processes,
+the sandbox in its own server process) and the tests read what it wrote.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.image
+import pytest
+from typer.testing import CliRunner
+
+from kgcrawl.cli import app, main
+from kgcrawl.crawl.state import RunState
+from kgcrawl.evaluate.metrics import EvaluationError
+from kgcrawl.evaluate.report import CSV_COLUMNS, PLOTTED
+from kgcrawl.evaluate.run import SandboxJudge, strategy_names
+from kgcrawl.sandbox.hazards import Hazard
+from kgcrawl.sandbox.manifest import bfs
+from kgcrawl.sandbox.world import World
+
+STRATEGIES = ("bfs", "fcits_oh")
+PAGES = 200
+EVERY = 50
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass
+class Evaluated:
+    home: Path  # KGCRAWL_HOME of the crawls
+    out: Path
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory) -> Evaluated:
+    home = tmp_path_factory.mktemp("home")
+    out = tmp_path_factory.mktemp("eval") / "report"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KGCRAWL_HOME", str(home))
+        args = ["evaluate", "tourism", "--strategies", ",".join(STRATEGIES), "--max-pages",
+                str(PAGES), "--sandbox", "--sandbox-size", "small", "--report-every", str(EVERY),
+                "--out", str(out)]  # fmt: skip
+        result = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return Evaluated(home, out)
+
+
+def _csv_rows(out: Path) -> list[dict[str, str]]:
+    with (out / "metrics.csv").open(encoding="utf-8") as src:
+        reader = csv.DictReader(src)
+        assert tuple(reader.fieldnames) == CSV_COLUMNS
+        return list(reader)
+
+
+def test_metrics_csv_has_the_documented_columns_and_checkpoints(evaluated) -> None:
+    rows = _csv_rows(evaluated.out)
+    for strategy in STRATEGIES:
+        mine = [r for r in rows if r["strategy"] == strategy]
+        assert [int(r["dp"]) for r in mine] == [50, 100, 150, 200]
+        for r in mine:
+            assert r["domain"] == "tourism" and r["repeat"] == "0"
+            assert float(r["ac"]) == pytest.approx(int(r["lp"]) / int(r["dp"]))
+            assert 0 <= float(r["ar"]) <= 1 and 0 <= float(r["sd"]) <= 0.5
+            assert 0 <= float(r["true_harvest"]) <= 1  # the sandbox knows the truth
+            assert 0 < float(r["recall"]) <= 1
+        recalls = [float(r["recall"]) for r in mine]
+        assert recalls == sorted(recalls)  # recall only grows with the pages downloaded
+
+
+def test_plots_are_valid_pngs(evaluated) -> None:
+    for metric in PLOTTED:
+        path = evaluated.out / f"tourism-{metric}.png"
+        assert path.read_bytes()[:8] == PNG_MAGIC
+        height, width, _ = matplotlib.image.imread(path).shape
+        assert width > 300 and height > 200
+
+
+def test_summary_has_one_row_per_strategy(evaluated) -> None:
+    text = (evaluated.out / "summary.md").read_text(encoding="utf-8")
+    tables = re.split(r"\n\s*\n", text)
+    table2 = next(t for t in tables if t.startswith("| Strategy | DP | LP | AC |"))
+    body = table2.splitlines()[2:]
+    assert [line.split("|")[1].strip() for line in body] == ["BFS", "FCITS_OH"]
+    assert all(f" {PAGES} " in line for line in body)
+    assert "## Set-up" in text and "world seed 0, size small" in text
+
+
+def test_true_harvest_and_recall_agree_with_the_sandbox(evaluated) -> None:
+    """Recomputed from the runs' logs with the world's truth of the URLs the crawler read."""
+    world = World(0, "small")
+    manifest = bfs(world, "tourism", 4 * PAGES)
+    relevant = {row.canonical for row in manifest if row.relevant}
+    runs = re.findall(r"\| (tourism-eval-\S+-r0) \|", (evaluated.out / "summary.md").read_text())
+    finals = {r["strategy"]: r for r in _csv_rows(evaluated.out) if r["dp"] == str(PAGES)}
+    assert len(runs) == len(STRATEGIES)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KGCRAWL_HOME", str(evaluated.home))
+        for run_id in runs:
+            state = RunState.open(run_id)
+            pages = [o.final_url for o in state.outcomes() if o.downloaded]
+            strategy = state.meta()["strategy"]
+            state.close()
+            assert len(pages) == PAGES
+            truly = sum(world.truth(url).relevant("tourism") for url in pages)
+            found = {world.truth(url).canonical for url in pages} & relevant
+            assert float(finals[strategy]["true_harvest"]) == truly / PAGES
+            assert float(finals[strategy]["recall"]) == pytest.approx(len(found) / len(relevant))
+
+
+def test_a_page_is_known_by_the_page_it_shows() -> None:
+    world = World(0, "small")
+    judge = SandboxJudge(world, "tourism")
+    for hazard in (Hazard.SESSION_ID, Hazard.MIRROR):
+        url = world.hazard_urls(hazard)[0]
+        assert judge.page(url) == world.truth(url).canonical != url
+
+
+def test_strategy_names() -> None:
+    from kgcrawl.crawl.strategies.base import REGISTRY
+
+    assert strategy_names(["all"]) == tuple(REGISTRY)
+    assert strategy_names(["ops", " bfs", "ops", ""]) == ("ops", "bfs")
+    with pytest.raises(EvaluationError, match="unknown strategy 'dfs'"):
+        strategy_names(["bfs", "dfs"])
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", "tourism", "--strategies", "bfs,nope", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert "unknown strategy 'nope'" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
