@@ -1,0 +1,117 @@
+"""Whole crawls of the sandbox web for strategy tests, each in its own `kgcrawl crawl` process.
+
+`quick_sandbox` serves the small world with its timing hazards cut short.
+`killed_and_resumed` crawls PAGES pages of it twice with one seed: once
+uninterrupted, once killed with SIGKILL at the given numbers of committed
+outcomes and resumed each time. Both run at once (two processes).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgcrawl.crawl.state import Outcome, RunState
+from kgcrawl.sandbox.server import SandboxServer
+from kgcrawl.sandbox.world import World
+
+PAGES = 300
+BASE = {
+    "crawl.max_pages": PAGES,
+    "fetch.delay": 0.0,
+    "fetch.read_timeout": 5.0,
+    "graph.uri": "none",
+    "crawl.checkpoint_every": 20,
+}
+DEADLINE = 240
+
+
+@contextmanager
+def quick_sandbox() -> Iterator[list[str]]:
+    """The small world (seed 0) on 127.0.0.1, slow hosts 0.05 s, stalls 1 s; yields --resolve."""
+    with SandboxServer(World(0, "small"), slow_delay=0.05, hang_seconds=1.0) as server:
+        yield server.resolve
+
+
+@dataclass
+class Runs:
+    """The outcomes of the uninterrupted run, of the killed-and-resumed one, and its meta."""
+
+    uninterrupted: list[Outcome]
+    resumed: list[Outcome]
+    resumed_meta: dict
+
+
+def _command(resolve: str, run_id: str, strategy: str, seed: int, overrides: dict) -> list[str]:
+    sets = [
+        arg for key, value in {**BASE, **overrides}.items() for arg in ("--set", f"{key}={value}")
+    ]
+    return [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve", resolve,
+            "--strategy", strategy, "--seed", str(seed), "--run-id", run_id, *sets]  # fmt: skip
+
+
+def _resume(resolve: str, run_id: str) -> list[str]:
+    return [sys.executable, "-m", "kgcrawl", "crawl", "--resume", run_id, "--resolve", resolve]
+
+
+def _committed(path: Path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
+            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def _outcomes(home: Path, run_id: str) -> tuple[list[Outcome], dict]:
+    state = RunState(home / "runs" / run_id / "state.sqlite")
+    try:
+        return list(state.outcomes()), state.meta()
+    finally:
+        state.close()
+
+
+def killed_and_resumed(
+    resolve: list[str],
+    home: Path,
+    strategy: str,
+    seed: int,
+    kill_at: list[int],
+    overrides: dict | None = None,
+) -> Runs:
+    """Run both crawls (see the module docstring) and return their outcomes."""
+    overrides = overrides or {}
+    env = {**os.environ, "KGCRAWL_HOME": str(home), "COLUMNS": "120"}
+    quiet = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
+    reference = subprocess.Popen(_command(resolve[0], "whole", strategy, seed, overrides), **quiet)
+    state_file = home / "runs" / "killed" / "state.sqlite"
+    command = _command(resolve[0], "killed", strategy, seed, overrides)
+    try:
+        for point in kill_at:
+            process = subprocess.Popen(command, **quiet)
+            deadline = time.monotonic() + DEADLINE
+            while _committed(state_file) < point and process.poll() is None:
+                assert time.monotonic() < deadline, f"{strategy}: the crawl made no progress"
+                time.sleep(0.05)
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+            command = _resume(resolve[0], "killed")
+        finished = subprocess.run(command, timeout=DEADLINE, **quiet)
+        assert finished.returncode == 0, finished.stderr.decode()
+        assert reference.wait(DEADLINE) == 0, reference.stderr.read().decode()
+    finally:
+        if reference.poll() is None:
+            reference.kill()
+            reference.wait(10)
+    uninterrupted, _ = _outcomes(home, "whole")
+    resumed, meta = _outcomes(home, "killed")
+    return Runs(uninterrupted, resumed, meta)
