@@ -483,17 +483,18 @@ def graph_sync(
         str | None, typer.Option("--graph", help="embedded, bolt://… or neo4j://…")
     ] = None,
 ) -> None:
-    """Bring the graph to parity with a run's state (idempotent)."""
-    from kgcrawl.graph.store import connect
-    from kgcrawl.graph.sync import sync_run
+    """Bring the graph (--graph, else the run's own) to parity with a run's state (idempotent)."""
+    from kgcrawl.graph.sync import sync_graph
 
-    store = connect(graph)
-    if store is None:
+    report = sync_graph(run_id, graph)
+    if report is None:
         console.print("no graph configured (--graph none)")
         return
-    with store:
-        report = sync_run(store, run_id)
-    console.print(f"synced {run_id}: {report}")
+    console.print(
+        f"synced {run_id}: {report.pages} pages, {report.links} links, "
+        f"{report.mentions} mentions; created {report.nodes_created} nodes, "
+        f"{report.relationships_created} relationships"
+    )
 
 
 @app.command("evaluate")

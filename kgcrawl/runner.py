@@ -16,11 +16,15 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.engine import CrawlResult, Engine, Progress, start_run
 from kgcrawl.crawl.state import RunState
 from kgcrawl.errors import KgcrawlError
+
+if TYPE_CHECKING:
+    from kgcrawl.graph.sync import GraphSink
 
 SANDBOX_START_SECONDS = 30
 
@@ -88,15 +92,15 @@ def crawl(
             state = start_run(settings, resolve=request.resolve, run_id=request.run_id,
                               warc=request.warc, sandbox=sandbox)  # fmt: skip
         stack.callback(state.close)
-        sink, store = _graph_sink(settings, state)
-        if store is not None:
-            stack.callback(store.close)
+        sink = _graph_sink(settings, state)
+        if sink is not None:
+            stack.callback(sink.store.close)
         engine = Engine(settings, state, resolve=resolve, warc=request.warc,
                         on_commit=sink, on_progress=on_progress)  # fmt: skip
-        engine.replay()
+        replayed = engine.replay()
         result = engine.run()
         if sink is not None:
-            _finish_graph(sink)
+            _finish_graph(sink, settings, state, replayed)
         return result
 
 
@@ -117,8 +121,8 @@ def resume(run_id: str, request: CrawlRequest, on_progress=None) -> CrawlResult:
     return crawl(settings, request, on_progress, state=state)
 
 
-def _graph_sink(settings: Settings, state: RunState):
-    """The graph sink for this run, or (None, None) when no graph is configured or reachable."""
+def _graph_sink(settings: Settings, state: RunState) -> GraphSink | None:
+    """The graph sink for this run, or None when no graph is configured or reachable."""
     from kgcrawl.graph.errors import GraphError
     from kgcrawl.graph.store import connect
     from kgcrawl.graph.sync import begin_run_graph
@@ -126,22 +130,53 @@ def _graph_sink(settings: Settings, state: RunState):
     try:
         store = connect(settings.graph.uri)
     except GraphError as exc:
-        print(f"graph unavailable, crawling without it: {exc}", file=sys.stderr)
-        return None, None
+        _graph_behind(state, exc, "crawling without it")
+        return None
     if store is None:
-        return None, None
+        return None
     try:
-        return begin_run_graph(store, state), store
+        return begin_run_graph(store, state)
     except GraphError as exc:
-        print(f"graph unavailable, crawling without it: {exc}", file=sys.stderr)
+        _graph_behind(state, exc, "crawling without it")
         store.close()
-        return None, None
+        return None
 
 
-def _finish_graph(sink) -> None:
-    from kgcrawl.graph.errors import GraphError
+def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed: int) -> None:
+    """Bring the graph to parity at the end of a crawl, or say plainly that it is behind.
+
+    An embedded server that died during the crawl is started again (as the
+    command would start it) and the run rewritten into it; any other graph
+    that is still down is left to `kgcrawl graph sync RUN`.
+    """
+    from kgcrawl.graph import server
+    from kgcrawl.graph.errors import GraphError, GraphUnavailable
+    from kgcrawl.graph.store import connect
+    from kgcrawl.graph.sync import sync_state
 
     try:
-        sink.writer.finish()
+        sink.finish(state, replayed)
+        return
+    except GraphUnavailable as exc:
+        if settings.graph.uri.strip() != "embedded":
+            _graph_behind(state, exc)
+            return
     except GraphError as exc:
-        print(f"graph not finished ({exc}); run `kgcrawl graph sync`", file=sys.stderr)
+        _graph_behind(state, exc)
+        return
+    try:
+        server.start()
+        with connect("embedded") as store:
+            sync_state(store, state)
+    except GraphError as exc:
+        _graph_behind(state, exc)
+
+
+def _graph_behind(state: RunState, error: Exception, doing: str = "") -> None:
+    """One plain line: what failed, and the command that brings the graph to parity."""
+    run_id = state.meta()["run_id"]
+    print(
+        f"graph: {error}{'; ' + doing if doing else ''}; the graph lacks part of run {run_id}: "
+        f"run `kgcrawl graph sync {run_id}` once it is reachable",
+        file=sys.stderr,
+    )

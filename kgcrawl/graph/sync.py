@@ -1,20 +1,42 @@
 """The knowledge graph as a view of a run's state: outcomes → graph rows (SPEC §8).
 
-The crawl pushes each checkpoint's outcomes here as it commits them; `kgcrawl
-graph sync RUN` writes a whole run again. Every write MERGEs, so both can run
-any number of times and the graph ends at parity with the run state.
+The crawl pushes each checkpoint's outcomes here as it commits them (`GraphSink`,
+the engine's `on_commit`); `kgcrawl graph sync RUN` writes a whole run again
+(`sync_run`). Every write MERGEs, so both can run any number of times and the
+graph ends at parity with the run state:
+
+- one Page per URL an outcome names (the final URL of a downloaded page, the
+  selected URL of a failure) or a downloaded page links to;
+- one FETCHED from the Crawl per outcome URL, one ON_HOST per fetched Page;
+- one LINKS_TO per distinct (page, target) among downloaded pages' links;
+- one MENTIONS per (downloaded page, concept named in its main text).
+
+A failure never overwrites a page downloaded at the same URL (a redirect can lead
+a second link to a page already fetched): the graph keeps the downloaded page.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.state import Outcome, RunState
-from kgcrawl.graph.store import GraphStore
-from kgcrawl.graph.writer import CrawlRow, GraphWriter, LinkRow, MentionRow, PageRow, WriteReport
+from kgcrawl.graph.errors import GraphError
+from kgcrawl.graph.store import GraphStore, connect
+from kgcrawl.graph.writer import (
+    CrawlRow,
+    GraphWriter,
+    LinkRow,
+    MentionRow,
+    PageRow,
+    Row,
+    WriteReport,
+)
 from kgcrawl.ontology.owl import read_ontology
 from kgcrawl.ontology.topic import TopicModel, build_topic_model
+from kgcrawl.text.urls import host_of
 
 
 def run_settings(state: RunState) -> Settings:
@@ -29,37 +51,36 @@ def run_topic_model(settings: Settings) -> TopicModel:
     return build_topic_model(read_ontology(settings.ontology), settings.topic, rel.k, rel.tau)
 
 
+def page_url(outcome: Outcome) -> str:
+    """The Page an outcome is about: where a download ended, or the URL that failed."""
+    return outcome.final_url if outcome.downloaded else outcome.url
+
+
 @dataclass
 class OutcomeRows:
-    """Turns outcomes of one run into PageRow / LinkRow / MentionRow records."""
+    """Turns outcomes of one run, in fold order, into PageRow / LinkRow / MentionRow records.
+
+    `downloaded` holds the URLs of pages downloaded (`begin_run_graph` seeds it
+    from the state): a failure at one of them adds no row.
+    """
 
     run_id: str
     model: TopicModel
+    downloaded: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.iris = list(self.model.ontology.concepts)
         self.weights = [float(self.model.weights[iri]) for iri in self.iris]
 
-    def rows(self, outcome: Outcome) -> list[PageRow | LinkRow | MentionRow]:
-        url = outcome.final_url if outcome.downloaded else outcome.url
-        out: list[PageRow | LinkRow | MentionRow] = [
-            PageRow(
-                crawl=self.run_id,
-                order=outcome.seq,
-                url=url,
-                host=outcome.host,
-                title=outcome.title,
-                text=outcome.text,
-                relevance=float(outcome.relevance or 0.0),
-                relevant=outcome.relevant,
-                fetched_at=outcome.fetched_at,
-                lang=outcome.lang,
-                hash=outcome.content_hash,
-                status="ok" if outcome.downloaded else str(outcome.reason),
-            )
-        ]
+    def rows(self, outcome: Outcome) -> list[Row]:
+        url = page_url(outcome)
         if not outcome.downloaded:
-            return out
+            if url in self.downloaded:
+                return []
+            return [self._page(outcome, url, relevance=0.0, status=str(outcome.reason))]
+        self.downloaded.add(url)
+        relevance = float(outcome.relevance or 0.0)
+        out: list[Row] = [self._page(outcome, url, relevance, "ok")]
         scores = outcome.link_scores or [(0.0, 0.0)] * len(outcome.links)
         out += [
             LinkRow(source=url, target=target, anchor=anchor, anchor_relevance=ra, priority=p)
@@ -71,16 +92,85 @@ class OutcomeRows:
         ]
         return out
 
+    def _page(self, outcome: Outcome, url: str, relevance: float, status: str) -> PageRow:
+        return PageRow(
+            crawl=self.run_id,
+            order=outcome.seq,
+            url=url,
+            host=host_of(url),
+            title=outcome.title,
+            text=outcome.text,
+            relevance=relevance,
+            relevant=outcome.relevant,
+            fetched_at=outcome.fetched_at,
+            lang=outcome.lang,
+            hash=outcome.content_hash,
+            status=status,
+        )
+
+
+@dataclass
+class SinkStats:
+    """What the sink cost the crawl: outcomes and rows handed to it, seconds spent in it."""
+
+    outcomes: int = 0
+    rows: int = 0
+    seconds: float = 0.0
+
 
 class GraphSink:
-    """The engine's `on_commit`: committed outcomes go to the graph in batches; never raises."""
+    """The engine's `on_commit`: committed outcomes go to the graph in batches; never raises.
 
-    def __init__(self, writer: GraphWriter, rows: OutcomeRows) -> None:
-        self.writer = writer
-        self.outcome_rows = rows
+    A graph that is down only delays rows (the writer keeps them, up to its
+    `max_pending`). A statement the server rejects is not retried: the rows
+    waiting with it are given up (`lost`), the crawl goes on, and `finish`
+    rewrites the whole run from its state instead.
+    """
+
+    def __init__(self, store: GraphStore, outcome_rows: OutcomeRows) -> None:
+        self.store = store
+        self.outcome_rows = outcome_rows
+        self.writer = GraphWriter(store)
+        self.lost = 0
+        self.rejected: GraphError | None = None
+        self.stats = SinkStats()
 
     def __call__(self, outcomes: list[Outcome]) -> None:
-        self.writer.add(row for outcome in outcomes for row in self.outcome_rows.rows(outcome))
+        start = time.perf_counter()
+        rows = [row for outcome in outcomes for row in self.outcome_rows.rows(outcome)]
+        try:
+            self.writer.add(rows)
+        except GraphError as exc:
+            self.rejected = exc
+            self.lost += self.writer.pending + self.writer.dropped
+            self.writer = GraphWriter(self.store)
+        self.stats.outcomes += len(outcomes)
+        self.stats.rows += len(rows)
+        self.stats.seconds += time.perf_counter() - start
+
+    @property
+    def complete(self) -> bool:
+        """True while every row handed to the sink was written or still waits to be."""
+        return not (self.lost or self.writer.dropped)
+
+    def finish(self, state: RunState, replayed: int = 0) -> WriteReport:
+        """End of a crawl: flush, restore what the graph may lack, refresh CO_OCCURS, compact.
+
+        The graph may lack the `replayed` outcomes a resumed crawl began with
+        (the previous session may have died before writing them) and, when rows
+        were lost, anything: those are rewritten from the state. Raises
+        GraphError when the graph cannot be brought to parity now.
+        """
+        report = self.writer.flush()
+        if not self.complete:
+            report += write_outcomes(self.writer, self.outcome_rows, state.outcomes())
+            self.lost = 0
+            self.writer = GraphWriter(self.store)
+        elif replayed:
+            report += write_outcomes(self.writer, self.outcome_rows, _upto(state, replayed))
+        report += self.writer.refresh_co_occurrence()
+        self.store.compact()
+        return report
 
 
 def begin_run_graph(store: GraphStore, state: RunState) -> GraphSink:
@@ -100,17 +190,58 @@ def begin_run_graph(store: GraphStore, state: RunState) -> GraphSink:
         )
     )
     writer.write_ontology(model, settings.domain, settings.language)
-    return GraphSink(writer, OutcomeRows(meta["run_id"], model))
+    downloaded = {u for (u,) in state.query("SELECT final_url FROM outcomes WHERE reason IS NULL")}
+    return GraphSink(store, OutcomeRows(meta["run_id"], model, downloaded))
+
+
+def write_outcomes(
+    writer: GraphWriter, outcome_rows: OutcomeRows, outcomes: Iterable[Outcome]
+) -> WriteReport:
+    """Write the rows of these outcomes now (pages, then links, then mentions)."""
+    return writer.write(row for outcome in outcomes for row in outcome_rows.rows(outcome))
+
+
+def sync_state(store: GraphStore, state: RunState) -> WriteReport:
+    """Bring the graph to parity with a run's committed state (idempotent)."""
+    sink = begin_run_graph(store, state)
+    report = write_outcomes(sink.writer, sink.outcome_rows, state.outcomes())
+    report += sink.writer.refresh_co_occurrence()
+    store.compact()
+    return report
 
 
 def sync_run(store: GraphStore, run_id: str) -> WriteReport:
-    """Bring the graph to parity with a run's committed state."""
+    """`sync_state` for a run by id."""
     state = RunState.open(run_id)
     try:
-        sink = begin_run_graph(store, state)
-        rows = (row for o in state.outcomes() for row in sink.outcome_rows.rows(o))
-        report = sink.writer.write(rows)
-        report += sink.writer.finish()
+        return sync_state(store, state)
     finally:
         state.close()
-    return report
+
+
+def sync_graph(run_id: str, uri: str | None = None) -> WriteReport | None:
+    """`kgcrawl graph sync RUN`: to the given graph, else the one the run was crawled into.
+
+    A run crawled without a graph goes to the default one (`KGCRAWL_GRAPH_URI`,
+    else embedded); None when that is disabled too.
+    """
+    if uri is None:
+        state = RunState.open(run_id)
+        try:
+            uri = run_settings(state).graph.uri
+        finally:
+            state.close()
+        if uri.strip() == "none":
+            uri = None
+    store = connect(uri)
+    if store is None:
+        return None
+    with store:
+        return sync_run(store, run_id)
+
+
+def _upto(state: RunState, last: int) -> Iterator[Outcome]:
+    for outcome in state.outcomes():
+        if outcome.seq > last:
+            return
+        yield outcome
