@@ -196,8 +196,6 @@ def refresh_ontology(
     set_: SetOption = None,
 ) -> None:
     """Add terms found in relevant crawled pages to a new ontology version (SPEC §9)."""
-    from rich.table import Table
-
     from kgcrawl.ontology.refresh import RefreshOptions
     from kgcrawl.ontology.refresh import refresh_ontology as refresh
 
@@ -205,6 +203,15 @@ def refresh_ontology(
         run=run, dry_run=dry_run, corpus=corpus, overrides=tuple(set_ or ()), max_new=max_new
     )
     result = refresh(domain, options)
+    _print_refresh(result)
+    if hint := result.how_to_use():
+        console.print(hint, highlight=False)
+
+
+def _print_refresh(result) -> None:
+    """The new terms and where they went, then what the refresh read and wrote."""
+    from rich.table import Table
+
     added = Table(
         "term", "placed under", "relevant pages", "irrelevant pages", "score",
         title=f"new terms for {result.domain}",
@@ -219,8 +226,6 @@ def refresh_ontology(
     for what, value in result.summary():
         summary.add_row(what, value)
     console.print(summary)
-    if hint := result.how_to_use():
-        console.print(hint, highlight=False)
 
 
 @graph_app.command("start")
@@ -392,7 +397,9 @@ GraphOption = Annotated[
 
 @app.command("crawl")
 def crawl(
-    domain: Annotated[str, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")],
+    domain: Annotated[
+        str | None, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")
+    ] = None,
     strategy: Annotated[
         str | None, typer.Option(help="bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh.")
     ] = None,
@@ -414,6 +421,7 @@ def crawl(
         Path | None, typer.Option("--warc", help="Write every response to this WARC file.")
     ] = None,
     graph: GraphOption = None,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="Name the new run.")] = None,
     set_: SetOption = None,
 ) -> None:
     """Crawl a domain (or resume a run) with a live display and a closing summary."""
@@ -424,8 +432,14 @@ def crawl(
     from kgcrawl.runner import resume as run_resume
 
     request = CrawlRequest(
-        resolve=tuple(resolve or ()), sandbox=sandbox, sandbox_size=sandbox_size, warc=warc
+        resolve=tuple(resolve or ()),
+        sandbox=sandbox,
+        sandbox_size=sandbox_size,
+        warc=warc,
+        run_id=run_id,
     )
+    if (domain is None) == (resume is None):
+        raise typer.BadParameter("give a DOMAIN to start a crawl, or --resume ID (not both)")
     with live_progress(console) as show:
         if resume:
             result = run_resume(resume, request, show)
@@ -552,6 +566,46 @@ def evaluate(
     console.print(final_table(result.rows))
     for path in result.files:
         console.print(f"written {path}", highlight=False)
+
+
+@app.command("demo")
+def demo(
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for report.md, plots, ontology versions.")
+    ] = Path("kgcrawl-demo"),
+    max_pages: Annotated[int, typer.Option("--max-pages", help="Pages to crawl.")] = 2000,
+    workers: Annotated[int, typer.Option("--workers", help="Requests in flight at once.")] = 8,
+    seed: Annotated[int, typer.Option("--seed", help="Sandbox world and crawl seed.")] = 0,
+    sandbox_size: Annotated[
+        str, typer.Option("--sandbox-size", help="small|default|large.")
+    ] = "default",
+    set_: SetOption = None,
+) -> None:
+    """The whole mission offline: FCA ontology, sandbox crawl, graph, queries, refresh, report."""
+    from rich.table import Table
+
+    from kgcrawl.crawl.view import crawl_summary, live_progress
+    from kgcrawl.demo import STAGES, DemoOptions, run_demo
+    from kgcrawl.evaluate.view import final_table
+    from kgcrawl.graph.view import result_table
+
+    options = DemoOptions(out=out, max_pages=max_pages, workers=workers, seed=seed,
+                          sandbox_size=sandbox_size, overrides=tuple(set_ or ()))  # fmt: skip
+    with live_progress(console) as show:
+        result = run_demo(options, lambda stage: console.print(f"▶ {stage}: {STAGES[stage]}"), show)
+    console.print(crawl_summary(result.crawl))
+    console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
+    for name, rows in result.queries:
+        console.print(result_table(rows, title=name))
+    if result.refresh is None:
+        console.print(f"no refresh: {result.refresh_skipped}", highlight=False)
+    else:
+        _print_refresh(result.refresh)
+    times = Table("stage", "seconds", title="stage times")
+    for name, seconds in [*result.seconds.items(), ("total", result.total_seconds)]:
+        times.add_row(name, f"{seconds:.1f}")
+    console.print(times)
+    console.print(f"report: {result.report}", highlight=False)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -34,10 +34,13 @@ class SandboxStartError(KgcrawlError):
 
 
 @contextmanager
-def sandbox_process(seed: int = 0, size: str = "default") -> Iterator[list[str]]:
+def sandbox_process(
+    seed: int = 0, size: str = "default", slow_delay: float = 0.5, hang: float = 30.0
+) -> Iterator[list[str]]:
     """`kgcrawl sandbox serve` in a child process (its own core); yields the --resolve list."""
     command = [sys.executable, "-m", "kgcrawl", "sandbox", "serve", "--port", "0",
-               "--seed", str(seed), "--size", size]  # fmt: skip
+               "--seed", str(seed), "--size", size, "--slow-delay", str(slow_delay),
+               "--hang", str(hang)]  # fmt: skip
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
     )

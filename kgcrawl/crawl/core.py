@@ -120,8 +120,10 @@ class Crawl:
         parents, edge_ra = self.frontier.in_links(link)
         self.graph.add_edges(parents, [page] * len(parents), edge_ra)
         self.stats.add_page(counts.any(axis=1), outcome.length)
-        outcome.link_scores = [self._add_child(page, relevance, outcome, url, anchor)
-                               for url, anchor in outcome.links]  # fmt: skip
+        outcome.link_scores = [
+            self._add_child(page, relevance, outcome.length, url, counts)
+            for (url, _), counts in zip(outcome.links, outcome.anchor_counts, strict=True)
+        ]
         if self.counters.dp % rel.pagerank_every == 0:
             self.solve_pagerank()
         self.strategy.observe(link, page, outcome.relevant)
@@ -133,11 +135,10 @@ class Crawl:
         self.frontier.set_pagerank(result.ranks)
 
     def _add_child(
-        self, page: int, relevance: float, outcome: Outcome, url: str, anchor: str
+        self, page: int, relevance: float, length: int, url: str, counts: dict[int, int]
     ) -> tuple[float, float]:
         child = self.frontier.intern(url)
-        counts = self.matcher.count_sparse(anchor)
-        link_ra, edge_ra = self.anchors.add_anchor(child, counts, outcome.length)  # Eq. 5–6
+        link_ra, edge_ra = self.anchors.add_anchor(child, counts, length)  # Eq. 5–6
         p = self.frontier.add_parent(child, page, relevance, link_ra, edge_ra)  # Eq. 9
         target = self.frontier.page_of(child)
         if target is not None:

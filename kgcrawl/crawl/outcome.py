@@ -63,4 +63,5 @@ def analyse_result(url: str, result: FetchResult, matcher: TopicMatcher) -> Outc
     }
     outcome.mentions = matcher.count_sparse(text)
     outcome.links = [(link.url, link.anchor) for link in analysis.links]
+    outcome.anchor_counts = list(analysis.anchor_counts)
     return outcome

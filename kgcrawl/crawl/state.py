@@ -60,6 +60,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             position INTEGER NOT NULL,
             url TEXT NOT NULL,
             anchor TEXT NOT NULL,
+            anchor_counts TEXT NOT NULL DEFAULT '{}',
             anchor_relevance REAL,
             priority REAL,
             PRIMARY KEY (seq, position)
@@ -80,7 +81,8 @@ class Outcome:
     `reason` is None for a downloaded page (a DP); otherwise it says why not
     (a fetch failure, or `duplicate of URL`). `counts` maps a topic-word index to
     its occurrences per tag group (Table 1), `mentions` to its occurrences in the
-    main text; `links` are the page's out-links as (canonical URL, anchor text).
+    main text; `links` are the page's out-links as (canonical URL, anchor text), and
+    `anchor_counts[j]` the topic words in link j's anchor (f_{i,j} of Eq. 5).
     """
 
     url: str
@@ -99,6 +101,7 @@ class Outcome:
     counts: dict[int, list[int]] = field(default_factory=dict)
     mentions: dict[int, int] = field(default_factory=dict)
     links: list[tuple[str, str]] = field(default_factory=list)
+    anchor_counts: list[dict[int, int]] = field(default_factory=list)
     # Filled in when the crawl folds the outcome in:
     seq: int = 0
     relevance: float | None = None
@@ -196,9 +199,16 @@ class RunState:
                 [_outcome_row(o) for o in self._pending],
             )
             db.executemany(
-                "INSERT INTO outlinks VALUES (?,?,?,?,?,?)",
+                "INSERT INTO outlinks VALUES (?,?,?,?,?,?,?)",
                 [
-                    (o.seq, i, url, anchor, *(o.link_scores[i] if o.link_scores else (None, None)))
+                    (
+                        o.seq,
+                        i,
+                        url,
+                        anchor,
+                        _counts_json(o.anchor_counts[i]),
+                        *(o.link_scores[i] if o.link_scores else (None, None)),
+                    )
                     for o in self._pending
                     for i, (url, anchor) in enumerate(o.links)
                 ],
@@ -223,13 +233,13 @@ class RunState:
 
     def outcomes(self, after: int = 0) -> Iterator[Outcome]:
         """Committed outcomes in fold order, with their links."""
-        links: dict[int, list[tuple[str, str, float | None, float | None]]] = {}
-        for seq, url, anchor, ra, p in self._db.execute(
-            "SELECT seq, url, anchor, anchor_relevance, priority FROM outlinks "
+        links: dict[int, list[tuple[str, str, str, float | None, float | None]]] = {}
+        for seq, url, anchor, counts, ra, p in self._db.execute(
+            "SELECT seq, url, anchor, anchor_counts, anchor_relevance, priority FROM outlinks "
             "WHERE seq > ? ORDER BY seq, position",
             (after,),
         ):
-            links.setdefault(seq, []).append((url, anchor, ra, p))
+            links.setdefault(seq, []).append((url, anchor, counts, ra, p))
         cursor = self._db.execute("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq", (after,))
         for row in cursor:
             yield _outcome_from_row(row, links.get(row[0], []))
@@ -244,24 +254,58 @@ class RunState:
 def _outcome_row(o: Outcome) -> tuple:
     simhash = o.simhash - _U64 if o.simhash >= 1 << 63 else o.simhash
     return (
-        o.seq, o.url, o.final_url, o.status, o.reason, o.fetched_at, o.seconds, o.host,
-        o.title, o.text.replace("\x00", ""), o.lang, o.length, o.content_hash, simhash,
-        o.relevance, int(o.relevant),
-        json.dumps({str(k): v for k, v in o.counts.items()}),
-        json.dumps({str(k): v for k, v in o.mentions.items()}),
-    )  # fmt: skip
+        o.seq,
+        o.url,
+        o.final_url,
+        o.status,
+        o.reason,
+        o.fetched_at,
+        o.seconds,
+        o.host,
+        o.title,
+        o.text.replace("\x00", ""),
+        o.lang,
+        o.length,
+        o.content_hash,
+        simhash,
+        o.relevance,
+        int(o.relevant),
+        _counts_json(o.counts),
+        _counts_json(o.mentions),
+    )
+
+
+def _counts_json(counts: dict) -> str:
+    return json.dumps({str(k): v for k, v in counts.items()}) if counts else "{}"
+
+
+def _counts(text: str) -> dict:
+    return {int(k): v for k, v in json.loads(text).items()}
 
 
 def _outcome_from_row(row: tuple, links: list) -> Outcome:
     (seq, url, final_url, status, reason, fetched_at, seconds, host, title, text, lang, length,
      content_hash, simhash, relevance, relevant, counts, mentions) = row  # fmt: skip
     return Outcome(
-        seq=seq, url=url, final_url=final_url, status=status, reason=reason,
-        fetched_at=fetched_at, seconds=seconds, host=host, title=title, text=text, lang=lang,
-        length=length, content_hash=content_hash, simhash=simhash % _U64, relevance=relevance,
+        seq=seq,
+        url=url,
+        final_url=final_url,
+        status=status,
+        reason=reason,
+        fetched_at=fetched_at,
+        seconds=seconds,
+        host=host,
+        title=title,
+        text=text,
+        lang=lang,
+        length=length,
+        content_hash=content_hash,
+        simhash=simhash % _U64,
+        relevance=relevance,
         relevant=bool(relevant),
-        counts={int(k): v for k, v in json.loads(counts).items()},
-        mentions={int(k): v for k, v in json.loads(mentions).items()},
-        links=[(u, a) for u, a, _, _ in links],
-        link_scores=[(ra, p) for _, _, ra, p in links] if links and links[0][2] is not None else [],
-    )  # fmt: skip
+        counts=_counts(counts),
+        mentions=_counts(mentions),
+        links=[(u, a) for u, a, _, _, _ in links],
+        anchor_counts=[_counts(c) for _, _, c, _, _ in links],
+        link_scores=[(ra, p) for _, _, _, ra, p in links if ra is not None],
+    )
