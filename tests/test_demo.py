@@ -1,0 +1,85 @@
+"""`kgcrawl demo` end to end on the small sandbox world, with a small page budget.
+
+Real stages throughout: the FCA build, a sandbox server process, the crawl into
+an embedded FalkorDB started in a temporary data folder, saved queries, the
+refresh, and the report.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kgcrawl.cli import app
+from kgcrawl.graph.server import status
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## Queries", "## New terms", "## Plots")
+
+
+def _demo(home: Path, out: Path, *args: str) -> str:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KGCRAWL_HOME", str(home))
+        patch.delenv("KGCRAWL_GRAPH_URI", raising=False)
+        argv = ["demo", "--out", str(out), "--sandbox-size", "small", "--workers", "4", *args]
+        result = CliRunner().invoke(app, argv, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return (out / "report.md").read_text(encoding="utf-8")
+
+
+def _section(report: str, heading: str) -> str:
+    return report.split(heading + "\n", 1)[1].split("\n## ", 1)[0].strip()
+
+
+def test_demo_end_to_end(tmp_path) -> None:
+    shipped = sorted(p.name for p in (CHECKOUT / "ontologies").iterdir())
+    home, out = tmp_path / "home", tmp_path / "demo"
+    # α is lowered so that the small crawl has relevant pages to refresh from.
+    report = _demo(home, out, "--max-pages", "150", "--set", "relevance.alpha=0.45")
+
+    positions = [report.index(heading) for heading in SECTIONS]
+    assert positions == sorted(positions)
+    times = dict(re.findall(r"^\| (\w+) \| ([\d.]+) \|$", _section(report, "## Stage times"), re.M))
+    assert list(times) == ["ontology", "crawl", "queries", "refresh", "report", "total"]
+    assert float(times["total"]) == pytest.approx(
+        sum(float(v) for k, v in times.items() if k != "total"), abs=0.3
+    )
+
+    crawl = _section(report, "## Crawl")
+    assert "relevant: R(p) > α = 0.45" in crawl
+    last = crawl.strip().splitlines()[-1].split("|")
+    assert last[1].strip() == "150"  # DP at the last checkpoint
+    assert 0 < float(last[6].strip().rstrip("%")) <= 100  # true harvest from the sandbox
+
+    queries = _section(report, "## Queries")
+    for name in ("crawl_summary", "top_concepts", "hosts_by_harvest"):
+        assert f"### {name}" in queries
+    summary = _section(queries, "### crawl_summary")
+    assert re.search(r"\| tourism-fcits_oh-\S+ \| tourism \| fcits_oh \| \d+ \| 150 \|", summary)
+
+    terms = _section(report, "## New terms")
+    assert terms.startswith("| term | placed under |")
+    assert str(out / "ontology" / "tourism.v2.owl") in terms
+    assert (out / "ontology" / "tourism.v2.ttl").is_file()
+    assert sorted(p.name for p in (CHECKOUT / "ontologies").iterdir()) == shipped
+
+    plots = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", _section(report, "## Plots"))
+    assert {"tourism-lp.png", "tourism-true_harvest.png"} <= set(plots)
+    for name in plots:
+        assert (out / name).read_bytes()[:8] == PNG_MAGIC
+
+    assert len(list((home / "runs").iterdir())) == 1  # the run is kept under <data>
+    assert status(home) is None  # the graph server the demo started is stopped
+
+
+def test_demo_without_relevant_pages_says_why_there_is_no_refresh(tmp_path) -> None:
+    report = _demo(tmp_path / "home", tmp_path / "demo", "--max-pages", "30",
+                   "--set", "relevance.alpha=0.99")  # fmt: skip
+    terms = _section(report, "## New terms")
+    assert terms.startswith("No refresh: no relevant page")
+    assert re.search(r"α = 0\.99; the highest R\(p\) was 0\.\d\d", terms)
+    assert not (tmp_path / "demo" / "ontology" / "tourism.v2.owl").exists()
