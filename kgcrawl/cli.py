@@ -401,7 +401,10 @@ def crawl(
         str | None, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")
     ] = None,
     strategy: Annotated[
-        str | None, typer.Option(help="bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh.")
+        str | None,
+        typer.Option(
+            help="bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh, fcosa_g, fcosa_lg, moaco."
+        ),
     ] = None,
     max_pages: Annotated[int | None, typer.Option("--max-pages", help="Pages to download.")] = None,
     workers: Annotated[int | None, typer.Option(help="Requests in flight at once.")] = None,
