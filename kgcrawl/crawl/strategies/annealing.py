@@ -134,8 +134,8 @@ class ScoredLinks:
         heapq.heappush(self._heap, (-score, link))
 
     def best(self) -> int:
-        heap = self._heap
-        while heap[0][1] not in self.score:
+        heap, score = self._heap, self.score
+        while score.get(heap[0][1]) != -heap[0][0]:  # removed (or added again since)
             heapq.heappop(heap)
         return heap[0][1]
 

@@ -93,6 +93,9 @@ def test_scored_links_best_draw_and_removal():
     assert len(links) == 3
     drawn = {links.draw(random.Random(seed)) for seed in range(50)}
     assert drawn == {5, 7, 4}
+    links.remove(7)
+    links.add(7, 0.2)  # back with a lower score: the old entry no longer counts
+    assert links.best() == 5
 
 
 # ---- FCOSA_G --------------------------------------------------------------------------------
