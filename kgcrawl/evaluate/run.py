@@ -124,6 +124,7 @@ class EvaluationResult:
     strategies: tuple[str, ...]
     max_pages: int
     report_every: int
+    alpha: float  # R(p) > α: what LP counts
     runs: list[JobResult]
     manifest_pages: int | None = None  # sandbox: BFS pages in the manifest
     manifest_relevant: int | None = None
@@ -209,7 +210,8 @@ def evaluate(
     settings = load_settings(plan.domain, base)  # bad settings stop here, before any crawl
     max_pages = plan.max_pages or settings.crawl.max_pages
     report_every = plan.report_every or settings.crawl.report_every
-    result = EvaluationResult(plan, strategies, max_pages, report_every, runs=[])
+    alpha = settings.relevance.alpha
+    result = EvaluationResult(plan, strategies, max_pages, report_every, alpha, runs=[])
     with ExitStack() as stack:
         resolve = plan.resolve
         world, relevant = None, None
@@ -244,12 +246,13 @@ def setup_markdown(result: EvaluationResult) -> str:
             "a BFS reaches from the seeds (the recall denominator)"
         )
     else:
-        world, recall = "the live web (no ground truth)", "not measured"
+        world, recall = "not the sandbox: no ground truth", "not measured"
     lines = [
         "## Set-up",
         "",
         f"- world: {world}",
         f"- relevant pages: {recall}",
+        f"- LP counts pages with R(p) > α = {result.alpha:.2f}",
         f"- per crawl: {result.max_pages:,} pages, metrics every {result.report_every:,}, "
         f"{plan.workers_per_crawl} worker(s), strategy seed {plan.seed} + repeat",
         f"- {len(result.runs)} crawls, {plan.parallel} at a time, {result.seconds:,.0f} s in all",

@@ -88,6 +88,7 @@ def test_summary_has_one_row_per_strategy(evaluated) -> None:
     assert [line.split("|")[1].strip() for line in body] == ["BFS", "FCITS_OH"]
     assert all(f" {PAGES} " in line for line in body)
     assert "## Set-up" in text and "world seed 0, size small" in text
+    assert "R(p) > α = 0.70" in text
 
 
 def test_true_harvest_and_recall_agree_with_the_sandbox(evaluated) -> None:
