@@ -14,12 +14,19 @@ then goes on; see `crawl/state.py`.
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,10 +34,13 @@ from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
-from kgcrawl.crawl.outcome import analyse_result
+from kgcrawl.crawl.outcome import StageTimes, analyse_in_process, analyse_result, init_analyser
 from kgcrawl.crawl.state import Outcome, RunState, new_run_id
 from kgcrawl.crawl.warc import WarcArchive
 from kgcrawl.errors import KgcrawlError
+
+# With several workers, pages are analysed in processes (parsing is CPU work under the GIL).
+ANALYSER_PROCESSES = 2
 
 
 class ResumeMismatch(KgcrawlError):
@@ -70,6 +80,7 @@ class CrawlResult:
     seconds: float
     stopped: bool  # by a signal, before max_pages or an empty frontier
     state_path: Path
+    stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
 
 
 OnCommit = Callable[[list[Outcome]], None]
@@ -141,6 +152,8 @@ class Engine:
         self.progress = Progress(self.run_id, settings.crawl.max_pages)
         self._committed: list[Outcome] = []
         self._stop = threading.Event()
+        self.times = StageTimes()
+        self._analysers: ProcessPoolExecutor | None = None
 
     # -- resume --------------------------------------------------------------------
 
@@ -188,6 +201,7 @@ class Engine:
             seconds=time.monotonic() - start,
             stopped=stopped,
             state_path=self.state.path,
+            stage_seconds=dict(self.times.seconds),
         )
 
     def _done(self) -> bool:
@@ -195,7 +209,8 @@ class Engine:
 
     def _run_sequential(self) -> None:
         while not self._stop.is_set() and not self._done():
-            link = self.crawl.select()
+            with self.times.stage("select"):
+                link = self.crawl.select()
             if link is None:
                 break
             url = self.crawl.url_of(link)
@@ -205,23 +220,36 @@ class Engine:
         workers = self.settings.crawl.workers
         busy_hosts: dict[str, int] = {}
         in_flight: dict[Future, int] = {}
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fetch") as pool:
+        labels = [c.all_labels() for c in self.crawl.topic.ontology.concepts.values()]
+        self._analysers = ProcessPoolExecutor(
+            max_workers=ANALYSER_PROCESSES,
+            mp_context=multiprocessing.get_context("spawn"),  # never fork a threaded process
+            initializer=init_analyser,
+            initargs=(labels,),
+        )
+        with self._analysers, ThreadPoolExecutor(workers, thread_name_prefix="fetch") as pool:
             while not self._stop.is_set():
                 held: list[int] = []
                 while (
                     len(in_flight) < workers
                     and self.crawl.counters.dp + len(in_flight) < self.settings.crawl.max_pages
                 ):
-                    link = self.crawl.select()
+                    with self.times.stage("select"):
+                        link = self.crawl.select()
                     if link is None:
                         break
                     host = self.crawl.host_of(link)
-                    if host in busy_hosts:
+                    waiting = self.fetcher.gate.ready_at(host) > time.monotonic()
+                    if host in busy_hosts or waiting:  # a worker would only sleep on it
                         held.append(link)
                         if len(held) > 4 * workers:
                             break
                         continue
                     busy_hosts[host] = link
+                    in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
+                if not in_flight and held:  # only pausing hosts are left: wait on the first
+                    link = held.pop(0)
+                    busy_hosts[self.crawl.host_of(link)] = link
                     in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
                 for link in held:
                     self.crawl.put_back(link)
@@ -239,18 +267,26 @@ class Engine:
 
     def _work(self, url: str) -> Outcome:
         """Fetch and analyse one URL (in a worker thread when there are several)."""
-        result: FetchResult = self.fetcher.fetch(url)
+        with self.times.stage("fetch"):
+            result: FetchResult = self.fetcher.fetch(url)
         if self.warc and result.status is not None and result.content:
-            self.warc.write(result.final_url, result.status, result.headers, result.content)
+            with self.times.stage("state write"):
+                self.warc.write(result.final_url, result.status, result.headers, result.content)
         try:
-            return analyse_result(url, result, self.crawl.matcher)
+            if self._analysers is None or not result.ok:
+                return analyse_result(url, result, self.crawl.matcher, self.times)
+            outcome, seconds = self._analysers.submit(analyse_in_process, url, result).result()
+            for stage, spent in seconds.items():
+                self.times.add(stage, spent)
+            return outcome
         except Exception as exc:  # a page no parser survives must not stop the crawl
             result.reason = f"parse: {type(exc).__name__}"
             return analyse_result(url, result, self.crawl.matcher)
 
     def _fold(self, link: int, outcome: Outcome) -> None:
         outcome.seq = self.crawl.counters.outcomes + 1
-        self.crawl.fold(link, outcome)
+        with self.times.stage("score"):
+            self.crawl.fold(link, outcome)
         self.state.append(outcome)
         self._committed.append(outcome)
         self._update_progress()
@@ -271,10 +307,12 @@ class Engine:
         if self.warc:
             self.state.set_meta({"warc_offset": self.warc.offset})
         self.state.set_meta({"dp": self.crawl.counters.dp, "lp": self.crawl.counters.lp})
-        self.state.checkpoint()
+        with self.times.stage("state write"):
+            self.state.checkpoint()
         committed, self._committed = self._committed, []
         if self.on_commit and committed:
-            self.on_commit(committed)
+            with self.times.stage("graph write"):
+                self.on_commit(committed)
 
 
 class _signals_stop:

@@ -9,7 +9,10 @@ depends on the crawl's state, so workers run it in parallel.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from kgcrawl.crawl.dedup import exact_hash, simhash
 from kgcrawl.crawl.fetch import FetchResult
@@ -42,26 +45,69 @@ def failed_outcome(url: str, result: FetchResult) -> Outcome:
     )
 
 
-def analyse_result(url: str, result: FetchResult, matcher: TopicMatcher) -> Outcome:
+class StageTimes:
+    """Seconds spent per stage of the crawl, summed over all workers (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.add(name, time.perf_counter() - start)
+
+    def add(self, name: str, seconds: float) -> None:
+        with self._lock:
+            self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+
+
+def analyse_result(
+    url: str, result: FetchResult, matcher: TopicMatcher, times: StageTimes | None = None
+) -> Outcome:
     """The Outcome of one fetch: a failure as it is, a page analysed."""
+    times = times or StageTimes()
     outcome = failed_outcome(url, result)
     if not result.ok:
         return outcome
-    analysis = analyse_page(result.content, result.final_url, matcher, result.charset)
+    with times.stage("parse and count"):
+        analysis = analyse_page(result.content, result.final_url, matcher, result.charset)
     body_text = analysis.parsed.groups[3] or analysis.parsed.text
-    text = main_text(result.text, body_text)
+    with times.stage("main text"):
+        text = main_text(result.text, body_text)
     visible = analysis.parsed.text
     outcome.title = analysis.title
     outcome.text = text
     outcome.lang = "zh" if is_chinese(visible[:4000]) else "en"
     outcome.length = analysis.length
-    outcome.content_hash = exact_hash(visible)
-    outcome.simhash = simhash(visible)
+    with times.stage("fingerprint"):
+        outcome.content_hash = exact_hash(visible)
+        outcome.simhash = simhash(visible)
     outcome.counts = {
         int(i): [int(c) for c in analysis.counts[i]]
         for i in analysis.counts.any(axis=1).nonzero()[0]
     }
-    outcome.mentions = matcher.count_sparse(text)
+    with times.stage("main text"):
+        outcome.mentions = matcher.count_sparse(text)
     outcome.links = [(link.url, link.anchor) for link in analysis.links]
     outcome.anchor_counts = list(analysis.anchor_counts)
     return outcome
+
+
+# One matcher per analyser process (a process pool's workers start with `init_analyser`).
+_process_matcher: TopicMatcher | None = None
+
+
+def init_analyser(labels: list[tuple[str, ...]]) -> None:
+    """Process-pool initializer: build this process's topic matcher once."""
+    global _process_matcher
+    _process_matcher = TopicMatcher(labels)
+
+
+def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
+    """`analyse_result` in an analyser process, with its stage times."""
+    times = StageTimes()
+    return analyse_result(url, result, _process_matcher, times), times.seconds

@@ -8,6 +8,7 @@ archived twice.
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 
 
@@ -24,6 +25,7 @@ class WarcArchive:
             self._file.truncate(truncate_to)
         self._file.seek(0, io.SEEK_END)
         self._writer = WARCWriter(self._file, gzip=True)
+        self._lock = threading.Lock()  # fetch workers write concurrently
 
     def write(self, url: str, status: int, headers: dict[str, str], body: bytes) -> None:
         from warcio.statusandheaders import StatusAndHeaders
@@ -34,12 +36,14 @@ class WarcArchive:
         record = self._writer.create_warc_record(
             url, "response", payload=io.BytesIO(body), http_headers=http_headers
         )
-        self._writer.write_record(record)
+        with self._lock:
+            self._writer.write_record(record)
 
     @property
     def offset(self) -> int:
-        self._file.flush()
-        return self._file.tell()
+        with self._lock:
+            self._file.flush()
+            return self._file.tell()
 
     def close(self) -> None:
         self._file.close()
