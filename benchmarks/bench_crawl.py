@@ -34,10 +34,12 @@ def crawl_run(pages: int, workers: int, strategy: str, size: str) -> None:
     with sandbox_process(0, size) as resolve:
         result = crawl(load_settings("tourism", overrides), CrawlRequest(resolve=tuple(resolve)))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    child_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(
         f"{strategy}, {workers} workers, {size} world: {result.dp} pages "
         f"({result.outcomes} outcomes) in {result.seconds:.1f} s = "
-        f"{result.dp / result.seconds:.1f} pages/s; LP {result.lp}; peak RSS {peak_mb:.0f} MB"
+        f"{result.dp / result.seconds:.1f} pages/s; LP {result.lp}; peak RSS {peak_mb:.0f} MB "
+        f"(largest child process {child_mb:.0f} MB)"
     )
     print("time per downloaded page by stage (summed over workers):")
     for stage, seconds in sorted(result.stage_seconds.items(), key=lambda kv: -kv[1]):

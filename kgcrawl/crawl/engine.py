@@ -80,6 +80,9 @@ class CrawlResult:
     seconds: float
     stopped: bool  # by a signal, before max_pages or an empty frontier
     state_path: Path
+    max_pages: int = 0
+    queued: int = 0  # links left in Q_wait
+    pooled: int = 0  # links left in the discarded pool (P ≤ β)
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
 
 
@@ -201,6 +204,9 @@ class Engine:
             seconds=time.monotonic() - start,
             stopped=stopped,
             state_path=self.state.path,
+            max_pages=self.settings.crawl.max_pages,
+            queued=self.crawl.frontier.queued_count(),
+            pooled=self.crawl.frontier.pool_count(),
             stage_seconds=dict(self.times.seconds),
         )
 

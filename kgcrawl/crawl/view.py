@@ -42,6 +42,20 @@ def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
         yield show
 
 
+def stop_reason(result: CrawlResult) -> str:
+    """Why the crawl ended, with what to do when it ran dry."""
+    if result.stopped:
+        return f"stopped by a signal; continue with `kgcrawl crawl --resume {result.run_id}`"
+    if result.dp >= result.max_pages:
+        return "page budget reached"
+    if result.pooled:
+        return (
+            f"Q_wait ran dry: no link left with P > β, {result.pooled} in the discarded pool "
+            "(a lower relevance.beta lets the crawl go on)"
+        )
+    return "no links left to crawl"
+
+
 def crawl_summary(result: CrawlResult) -> Table:
     table = Table(
         "run",
@@ -53,6 +67,7 @@ def crawl_summary(result: CrawlResult) -> Table:
         "pages/s",
         "state",
         title="crawl " + ("stopped" if result.stopped else "done"),
+        caption=stop_reason(result),
     )
     table.add_row(result.run_id, str(result.dp), str(result.lp),
                   f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
