@@ -111,7 +111,9 @@ def run_demo(
 
     opts = options or DemoOptions()
     if opts.max_pages < 1 or opts.workers < 1:
-        raise DemoError(f"--max-pages and --workers must be at least 1 ({opts})")
+        raise DemoError(
+            f"--max-pages and --workers must be at least 1, got {opts.max_pages} and {opts.workers}"
+        )
     shipped = load_settings(DOMAIN)
     corpus = shipped.source.parent.parent / "corpus" / DOMAIN
     if not corpus.is_dir():
