@@ -28,10 +28,11 @@ import multiprocessing
 import os
 import queue
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow, record_outcome
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Event
 
     from kgcrawl.crawl.engine import Progress
     from kgcrawl.crawl.state import Outcome
@@ -349,12 +351,14 @@ def _run_jobs(
     """The jobs in a process pool; statuses relayed to `on_status` from this process.
 
     On an error or Ctrl-C the crawls under way get SIGTERM: each checkpoints its
-    run (resumable with `kgcrawl crawl --resume`) and returns.
+    run (resumable with `kgcrawl crawl --resume`) and returns; crawls the pool had
+    already handed to a worker see the stop flag and do not begin.
     """
     for job in jobs:
         on_status(CrawlStatus(job.index, job.label, job.max_pages))
     context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
     statuses = context.Queue()
+    stopping = context.Event()
     running: dict[int, int] = {}  # job index → pid
     results: dict[int, JobResult] = {}
 
@@ -371,8 +375,9 @@ def _run_jobs(
             on_status(status)
 
     workers = min(parallel, len(jobs))
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(statuses,)) as pool:  # fmt: skip
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                               initargs=(statuses, stopping))  # fmt: skip
+    with _sigterm_stops(), pool:
         futures: dict[Future, Job] = {pool.submit(run_job, job): job for job in jobs}
         try:
             pending = set(futures)
@@ -383,8 +388,10 @@ def _run_jobs(
                     results[futures[future].index] = future.result()
             relay()
         except BaseException:
+            stopping.set()
             for future in futures:
                 future.cancel()
+            relay()
             for pid in running.values():
                 _stop(pid)
             raise
@@ -394,18 +401,36 @@ def _run_jobs(
     return [results[job.index] for job in jobs]
 
 
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM stops the evaluation as Ctrl-C does (in the main thread; elsewhere no change)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stopped(signum: int, frame: object) -> None:
+        raise EvaluationError("the evaluation was stopped (SIGTERM); its runs are kept")
+
+    previous = signal.signal(signal.SIGTERM, stopped)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _stop(pid: int) -> None:
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
 
 
 _statuses: Queue | None = None
+_stopping: Event | None = None
 
 
-def _start_worker(statuses: Queue) -> None:
-    """Worker set-up: the status queue; Ctrl-C is for the parent (a crawl handles it itself)."""
-    global _statuses
-    _statuses = statuses
+def _start_worker(statuses: Queue, stopping: Event) -> None:
+    """Worker set-up: status queue, stop flag; Ctrl-C is for the parent (a crawl handles it)."""
+    global _statuses, _stopping
+    _statuses, _stopping = statuses, stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -420,6 +445,8 @@ def run_job(job: Job) -> JobResult:
     from kgcrawl.crawl.engine import start_run
     from kgcrawl.runner import CrawlRequest, crawl
 
+    if _stopping is not None and _stopping.is_set():
+        raise EvaluationError(f"{job.run_id}: the evaluation stopped before this crawl began")
     settings = load_settings(job.pipeline, dict(job.overrides))
     sandbox = {"seed": job.world[0], "size": job.world[1]} if job.world else None
     state = start_run(settings, run_id=job.run_id, sandbox=sandbox)
