@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from kgcrawl.crawl.frontier import Frontier
-
 from kgcrawl.crawl.strategies.base import Strategy
 
 
