@@ -19,7 +19,7 @@ import tempfile
 import time
 
 
-def crawl_run(pages: int, workers: int, strategy: str, size: str) -> None:
+def crawl_run(pages: int, workers: int, strategy: str, size: str, beta: float | None) -> None:
     os.environ.setdefault("KGCRAWL_HOME", tempfile.mkdtemp(prefix="kgcrawl-bench-"))
     from kgcrawl.config import load_settings
     from kgcrawl.runner import CrawlRequest, crawl, sandbox_process
@@ -31,6 +31,8 @@ def crawl_run(pages: int, workers: int, strategy: str, size: str) -> None:
         "fetch.delay": 0.0,
         "graph.uri": "none",
     }
+    if beta is not None:
+        overrides["relevance.beta"] = beta
     with sandbox_process(0, size) as resolve:
         result = crawl(load_settings("tourism", overrides), CrawlRequest(resolve=tuple(resolve)))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -96,12 +98,13 @@ def main() -> None:
     parser.add_argument("--strategy", default="fcits_oh")
     parser.add_argument("--size", default="default")
     parser.add_argument("--queued", type=int, default=100_000)
+    parser.add_argument("--beta", type=float, help="β instead of the pipeline's")
     args = parser.parse_args()
     if args.what == "select":
         select_overhead(args.queued, ["ops", "fcsa", "fcts", "fcoits", "fcits_oh"])
     else:
         pages = args.pages or (2000 if args.what == "throughput" else 15000)
-        crawl_run(pages, args.workers, args.strategy, args.size)
+        crawl_run(pages, args.workers, args.strategy, args.size, args.beta)
 
 
 if __name__ == "__main__":
