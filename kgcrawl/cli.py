@@ -554,6 +554,8 @@ def evaluate(
     set_: SetOption = None,
 ) -> None:
     """Run strategies on the same world; write metrics.csv, summary.md and plots (SPEC §10)."""
+    from rich.markup import escape
+
     from kgcrawl.evaluate.run import EvaluationPlan
     from kgcrawl.evaluate.run import evaluate as run_evaluation
     from kgcrawl.evaluate.view import evaluation_progress, final_table
@@ -569,6 +571,11 @@ def evaluate(
     console.print(final_table(result.rows))
     for path in result.files:
         console.print(f"written {path}", highlight=False)
+    for run in result.failed:
+        reason = escape(run.error or "no page downloaded")
+        console.print(f"[red]left out[/red] {run.run_id}: {reason}", highlight=False)
+    if result.failed:
+        raise typer.Exit(2)
 
 
 @app.command("demo")

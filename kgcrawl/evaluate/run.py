@@ -78,7 +78,7 @@ class CrawlStatus:
     index: int
     label: str  # strategy, with "#r" when there are repeats
     max_pages: int
-    state: str = "queued"  # queued | crawling | scoring | done
+    state: str = "queued"  # queued | crawling | scoring | done | failed
     dp: int = 0
     lp: int = 0
     pid: int | None = None
@@ -105,7 +105,7 @@ class Job:
 
 @dataclass(frozen=True)
 class JobResult:
-    """One crawl's metrics rows and run."""
+    """One crawl's metrics rows and run; `error` says why a crawl gave no result."""
 
     index: int
     strategy: str
@@ -116,6 +116,12 @@ class JobResult:
     lp: int
     seconds: float
     stopped: bool
+    error: str | None = None
+
+    @classmethod
+    def failed(cls, job: Job, exc: BaseException) -> JobResult:
+        error = f"{type(exc).__name__}: {exc}"
+        return cls(job.index, job.strategy, job.repeat, job.run_id, [], 0, 0, 0.0, False, error)
 
 
 @dataclass
@@ -134,8 +140,15 @@ class EvaluationResult:
     seconds: float = 0.0
 
     @property
+    def failed(self) -> list[JobResult]:
+        """Crawls that raised or downloaded nothing."""
+        return [run for run in self.runs if run.error is not None or not run.rows]
+
+    @property
     def rows(self) -> list[MetricsRow]:
-        return [row for run in self.runs for row in run.rows]
+        """Rows of the strategies whose every crawl gave a result: like is compared with like."""
+        left_out = {run.strategy for run in self.failed}
+        return [row for run in self.runs if run.strategy not in left_out for row in run.rows]
 
 
 class SandboxJudge:
@@ -230,6 +243,10 @@ def evaluate(
         jobs = _jobs(plan, settings.domain, strategies, base, max_pages, report_every,
                      resolve, world, relevant)  # fmt: skip
         result.runs = _run_jobs(jobs, plan.parallel, on_status or (lambda status: None))
+    if not result.rows:
+        reasons = "; ".join(f"{run.run_id}: {run.error or 'no page downloaded'}"
+                            for run in result.failed)  # fmt: skip
+        raise EvaluationError(f"no crawl of the evaluation gave a result ({reasons})")
     title = f"Evaluation of {settings.domain}: {max_pages:,} pages per crawl"
     result.files = write_report(result.rows, plan.out, title)
     result.seconds = time.monotonic() - started
@@ -266,6 +283,9 @@ def setup_markdown(result: EvaluationResult) -> str:
         stopped = " (stopped)" if run.stopped else ""
         lines.append(f"| {run.run_id}{stopped} | {run.strategy.upper()} | {run.repeat} | "
                      f"{run.dp:,} | {run.lp:,} | {run.seconds:,.0f} |")  # fmt: skip
+    if result.failed:
+        lines += ["", "Left out of the tables (a crawl of the strategy gave no result):", ""]
+        lines += [f"- {run.run_id}: {run.error or 'no page downloaded'}" for run in result.failed]
     return "\n".join(lines) + "\n"
 
 
@@ -385,7 +405,11 @@ def _run_jobs(
                 done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
                 relay()
                 for future in done:
-                    results[futures[future].index] = future.result()
+                    job = futures[future]
+                    try:
+                        results[job.index] = future.result()
+                    except Exception as exc:  # one strategy's failure must not lose the others
+                        results[job.index] = JobResult.failed(job, exc)
             relay()
         except BaseException:
             stopping.set()
@@ -397,7 +421,8 @@ def _run_jobs(
             raise
     for job in jobs:  # the last statuses may still be in the queue: the results are final
         done = results[job.index]
-        on_status(CrawlStatus(job.index, job.label, job.max_pages, "done", done.dp, done.lp))
+        state = "failed" if done.error else "done"
+        on_status(CrawlStatus(job.index, job.label, job.max_pages, state, done.dp, done.lp))
     return [results[job.index] for job in jobs]
 
 

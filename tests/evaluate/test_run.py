@@ -136,3 +136,18 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:
     assert exit_info.value.code == 2
     assert "unknown strategy 'nope'" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_no_result_from_any_crawl_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys) -> None:
+    """Every seed resolves to a closed port: both crawls run and download nothing."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", "tourism", "--strategies", "bfs,ops", "--max-pages", "20",
+              "--resolve", "*=127.0.0.1:9", "--out", str(out)])  # fmt: skip
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "no crawl of the evaluation gave a result" in err
+    assert err.count("no page downloaded") == 2
+    assert not out.exists()
+    assert len(list((tmp_path / "home" / "runs").iterdir())) == 2  # the runs are kept
