@@ -354,15 +354,18 @@ def test_a_crawl_killed_and_resumed_is_at_parity_and_syncs_add_nothing(
                "--workers", "4", "--delay", "0", "--graph", uri,
                "--set", "crawl.checkpoint_every=20",
                *(f"--resolve={r}" for r in sandbox.resolve)]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy()
-    )
+    errors = home / "crawl.err"
+    with errors.open("wb") as err:
+        # Its own process group: the kill takes its analysis processes too, as a kill of
+        # the terminal's job or container would.
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err,
+                                   start_new_session=True)  # fmt: skip
     try:
         state = _wait_for_outcomes(home, process, 60)
     finally:
-        process.kill()
-        _, err = process.communicate()
-    assert "crawling without it" in err.decode()
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    assert "crawling without it" in errors.read_text()
     info, _ = server.start(home / "falkordb")
     assert info.port == own_server.port
     run_id = state.parent.name
