@@ -233,6 +233,7 @@ class Engine:
             initializer=init_analyser,
             initargs=(labels,),
         )
+        list(self._analysers.map(int, range(ANALYSER_PROCESSES)))  # started by this thread
         with self._analysers, ThreadPoolExecutor(workers, thread_name_prefix="fetch") as pool:
             while not self._stop.is_set():
                 held: list[int] = []

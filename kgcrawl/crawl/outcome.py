@@ -102,9 +102,21 @@ _process_matcher: TopicMatcher | None = None
 
 
 def init_analyser(labels: list[tuple[str, ...]]) -> None:
-    """Process-pool initializer: build this process's topic matcher once."""
+    """Process-pool initializer: die with the crawl (even after `kill -9`), build the matcher."""
     global _process_matcher
+    _die_with_parent()
     _process_matcher = TopicMatcher(labels)
+
+
+def _die_with_parent() -> None:
+    """Linux: ask for SIGKILL when the parent exits, so no analyser outlives a killed crawl."""
+    import ctypes
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
 
 
 def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
