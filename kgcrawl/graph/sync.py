@@ -132,7 +132,6 @@ class GraphSink:
         self.outcome_rows = outcome_rows
         self.writer = GraphWriter(store)
         self.lost = 0
-        self.rejected: GraphError | None = None
         self.stats = SinkStats()
 
     def __call__(self, outcomes: list[Outcome]) -> None:
@@ -140,8 +139,7 @@ class GraphSink:
         rows = [row for outcome in outcomes for row in self.outcome_rows.rows(outcome)]
         try:
             self.writer.add(rows)
-        except GraphError as exc:
-            self.rejected = exc
+        except GraphError:
             self.lost += self.writer.pending + self.writer.dropped
             self.writer = GraphWriter(self.store)
         self.stats.outcomes += len(outcomes)
