@@ -31,6 +31,7 @@ from kgcrawl.graph import schema, server
 from kgcrawl.graph.errors import GraphError, GraphQueryError, GraphUnavailable
 
 DEFAULT_GRAPH = "kgcrawl"
+SOCKET_TIMEOUT = 120.0  # seconds; a whole-graph CO_OCCURS refresh is the longest statement
 # A query log this long took seconds to replay at start: fold it into the RDB preamble.
 REPLAY_COMPACT_BYTES = 4_000_000
 NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
@@ -106,8 +107,13 @@ class FalkorStore(GraphStore):
         try:
             # One quick retry (a pooled connection may predate a server restart); the
             # writer does its own retries with backoff, redis-py's ten would take ~5 s.
+            # A read timeout, so a server that hangs rather than dies cannot hang a crawl.
             self._db = falkordb.FalkorDB(
-                host=host, port=port, socket_connect_timeout=5.0, retry=Retry(NoBackoff(), 1)
+                host=host,
+                port=port,
+                socket_connect_timeout=5.0,
+                socket_timeout=SOCKET_TIMEOUT,
+                retry=Retry(NoBackoff(), 1),
             )
         except redis.exceptions.ConnectionError as exc:
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
