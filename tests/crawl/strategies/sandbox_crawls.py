@@ -90,28 +90,34 @@ def killed_and_resumed(
 ) -> Runs:
     """Run both crawls (see the module docstring) and return their outcomes."""
     overrides = overrides or {}
+    home.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "KGCRAWL_HOME": str(home), "COLUMNS": "120"}
-    quiet = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
-    reference = subprocess.Popen(_command(resolve[0], "whole", strategy, seed, overrides), **quiet)
-    state_file = home / "runs" / "killed" / "state.sqlite"
-    command = _command(resolve[0], "killed", strategy, seed, overrides)
-    try:
-        for point in kill_at:
-            process = subprocess.Popen(command, **quiet)
-            deadline = time.monotonic() + DEADLINE
-            while _committed(state_file) < point and process.poll() is None:
-                assert time.monotonic() < deadline, f"{strategy}: the crawl made no progress"
-                time.sleep(0.05)
-            process.send_signal(signal.SIGKILL)
-            process.wait(10)
-            command = _resume(resolve[0], "killed")
-        finished = subprocess.run(command, timeout=DEADLINE, **quiet)
-        assert finished.returncode == 0, finished.stderr.decode()
-        assert reference.wait(DEADLINE) == 0, reference.stderr.read().decode()
-    finally:
-        if reference.poll() is None:
-            reference.kill()
-            reference.wait(10)
+    errors = home / "stderr.txt"
+    with errors.open("wb") as stderr:
+        # each crawl in its own process group, so SIGKILL takes its helper processes too
+        run = {"env": env, "stdout": subprocess.DEVNULL, "stderr": stderr,
+               "start_new_session": True}  # fmt: skip
+        whole = _command(resolve[0], "whole", strategy, seed, overrides)
+        reference = subprocess.Popen(whole, **run)
+        state_file = home / "runs" / "killed" / "state.sqlite"
+        command = _command(resolve[0], "killed", strategy, seed, overrides)
+        try:
+            for point in kill_at:
+                process = subprocess.Popen(command, **run)
+                deadline = time.monotonic() + DEADLINE
+                while _committed(state_file) < point and process.poll() is None:
+                    assert time.monotonic() < deadline, f"{strategy}: the crawl made no progress"
+                    time.sleep(0.05)
+                assert process.poll() is None, f"{strategy}: the crawl ended before the kill"
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+                command = _resume(resolve[0], "killed")
+            finished = subprocess.run(command, timeout=DEADLINE, **run).returncode
+            assert finished == 0 and reference.wait(DEADLINE) == 0, errors.read_text()
+        finally:
+            if reference.poll() is None:
+                os.killpg(reference.pid, signal.SIGKILL)
+                reference.wait(10)
     uninterrupted, _ = _outcomes(home, "whole")
     resumed, meta = _outcomes(home, "killed")
     return Runs(uninterrupted, resumed, meta)
