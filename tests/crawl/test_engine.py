@@ -10,29 +10,16 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import sqlite3
-import subprocess
-import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.state import RunState
 from kgcrawl.runner import CrawlRequest, crawl, sandbox_process
+from tests.crawl.crawls import BASE, PAGES, killed_and_resumed
 
-PAGES = 300
 STRATEGIES = ("bfs", "ops", "fcsa", "fcts", "fcits", "fcoits", "fcits_oh")
-BASE = {
-    "crawl.max_pages": PAGES,
-    "fetch.delay": 0.0,
-    "fetch.read_timeout": 5.0,
-    "graph.uri": "none",
-    "crawl.checkpoint_every": 20,
-}
 
 
 @pytest.fixture(scope="module")
@@ -70,60 +57,13 @@ def test_every_strategy_is_deterministic(web, tmp_path) -> None:
     assert len(orders) >= 5, "strategies should differ in what they visit first"
 
 
-def _outcomes_committed(path: Path) -> int:
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
-def _crawl_command(resolve: list[str], run_id: str | None, resume: bool) -> list[str]:
-    command = [sys.executable, "-m", "kgcrawl", "crawl"]
-    if resume:
-        return [*command, "--resume", run_id, "--resolve", resolve[0]]
-    sets = [arg for key, value in BASE.items() for arg in ("--set", f"{key}={value}")]
-    return [*command, "tourism", "--resolve", resolve[0], "--strategy", "fcits_oh",
-            "--seed", "3", "--run-id", run_id, *sets]  # fmt: skip
-
-
 def test_resume_after_sigkill_matches_an_uninterrupted_run(web, tmp_path) -> None:
-    env = {**os.environ, "KGCRAWL_HOME": str(tmp_path / "home"), "COLUMNS": "120"}
-    state_file = tmp_path / "home" / "runs" / "killed" / "state.sqlite"
-    rng = random.Random(11)
-    kill_points = sorted(rng.sample(range(30, PAGES - 20), 3))
-    pool = ProcessPoolExecutor(max_workers=1)  # the uninterrupted run, meanwhile
-    reference = pool.submit(crawl_sequence, str(tmp_path / "reference"), web, "fcits_oh", 3)
-    resume = False
-    for point in kill_points:
-        process = subprocess.Popen(
-            _crawl_command(web, "killed", resume), env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 180
-        while _outcomes_committed(state_file) < point and process.poll() is None:
-            assert time.monotonic() < deadline, "the crawl made no progress"
-            time.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
-        resume = True
-    finished = subprocess.run(
-        _crawl_command(web, "killed", True), env=env, capture_output=True, text=True, timeout=300
-    )
-    assert finished.returncode == 0, finished.stderr
-    expected = reference.result(timeout=600)
-    pool.shutdown()
-
-    state = RunState(state_file)
-    outcomes = list(state.outcomes())
-    meta = state.meta()
-    state.close()
-    assert [o.url for o in outcomes] == expected
-    assert [o.seq for o in outcomes] == list(range(1, len(outcomes) + 1)), "none counted twice"
-    assert sum(o.downloaded for o in outcomes) == PAGES == meta["dp"]
-    assert meta["finished"] is True
+    kill_points = sorted(random.Random(11).sample(range(30, PAGES - 20), 3))
+    runs = killed_and_resumed(web, tmp_path, "fcits_oh", 3, kill_at=kill_points)
+    assert [o.url for o in runs.resumed] == [o.url for o in runs.uninterrupted]
+    assert [o.seq for o in runs.resumed] == list(range(1, len(runs.resumed) + 1)), "counted twice"
+    assert sum(o.downloaded for o in runs.resumed) == PAGES == runs.resumed_meta["dp"]
+    assert runs.resumed_meta["finished"] is True
 
 
 def test_traps_mirrors_and_session_ids(web, tmp_path, monkeypatch) -> None:

@@ -29,7 +29,7 @@ from kgcrawl.crawl.strategies.annealing import (
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.topic import build_topic_model
 from kgcrawl.scoring.relevance import topic_matcher
-from tests.crawl.strategies.sandbox_crawls import PAGES, killed_and_resumed, quick_sandbox
+from tests.crawl.crawls import PAGES, killed_and_resumed, quick_sandbox
 from tests.crawl.strategies.world import World, with_tabu
 
 U0 = 0.8444218515250481  # Random(0).random()

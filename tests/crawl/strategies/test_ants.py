@@ -22,7 +22,7 @@ from kgcrawl.crawl.strategies.ants import (
     pheromone_update,
     select_starts,
 )
-from tests.crawl.strategies.sandbox_crawls import PAGES, killed_and_resumed, quick_sandbox
+from tests.crawl.crawls import PAGES, killed_and_resumed, quick_sandbox
 from tests.crawl.strategies.test_annealing_ontology import fold
 from tests.crawl.strategies.world import World
 

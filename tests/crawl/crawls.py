@@ -1,4 +1,4 @@
-"""Whole crawls of the sandbox web for strategy tests, each in its own `kgcrawl crawl` process.
+"""Whole crawls of the sandbox web for crawl tests, each in its own `kgcrawl crawl` process.
 
 `quick_sandbox` serves the small world with its timing hazards cut short.
 `killed_and_resumed` crawls PAGES pages of it twice with one seed: once
