@@ -26,7 +26,7 @@ the next page to expand (step 12).
   `annealing.target_weight` (0.25: the four indicators weigh
   0.41/0.19/0.15/0.25 with the default r). f is fixed once l is downloaded.
 * ISA is SPEC §5.4's annealing step on Q_w: the highest-f link against a
-  uniform draw, Metropolis acceptance, T cooled per expansion (`tabu.sa_t0`,
+  uniform draw, Metropolis acceptance, T cooled after each step (`tabu.sa_t0`,
   `tabu.sa_cooling`, `tabu.sa_floor`). A chosen page with no child left to
   probe is passed over; when Q_w is empty the best link of Q_wait is taken, as
   ITS does. The seeds are the first probes: their R(P_u) is needed too.
