@@ -101,7 +101,7 @@ class Crawl:
             self._dedup(outcome)
         if not outcome.downloaded:
             self.frontier.visited(link, None)
-            self.strategy.observe(link, None, False)
+            self.strategy.observe(link, None, False, None)
             return
         rel = self.settings.relevance
         counts = np.zeros((len(self.topic_vector), GROUPS))
@@ -120,13 +120,18 @@ class Crawl:
         parents, edge_ra = self.frontier.in_links(link)
         self.graph.add_edges(parents, [page] * len(parents), edge_ra)
         self.stats.add_page(counts.any(axis=1), outcome.length)
-        outcome.link_scores = [
-            self._add_child(page, relevance, outcome.length, url, counts)
+        children = [
+            (self.frontier.intern(url), counts)
             for (url, _), counts in zip(outcome.links, outcome.anchor_counts, strict=True)
         ]
+        outcome.link_scores = [
+            self._add_child(page, relevance, outcome.length, child, counts)
+            for child, counts in children
+        ]
+        self.strategy.observe_anchors(page, children)
         if self.counters.dp % rel.pagerank_every == 0:
             self.solve_pagerank()
-        self.strategy.observe(link, page, outcome.relevant)
+        self.strategy.observe(link, page, outcome.relevant, relevance)
 
     def solve_pagerank(self) -> None:
         """Eq. 8 (normalised), warm-started; every unvisited link re-scored at once."""
@@ -135,9 +140,8 @@ class Crawl:
         self.frontier.set_pagerank(result.ranks)
 
     def _add_child(
-        self, page: int, relevance: float, length: int, url: str, counts: dict[int, int]
+        self, page: int, relevance: float, length: int, child: int, counts: dict[int, int]
     ) -> tuple[float, float]:
-        child = self.frontier.intern(url)
         link_ra, edge_ra = self.anchors.add_anchor(child, counts, length)  # Eq. 5–6
         p = self.frontier.add_parent(child, page, relevance, link_ra, edge_ra)  # Eq. 9
         target = self.frontier.page_of(child)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -54,8 +55,13 @@ class Strategy:
         """The next link id to download, taken out of Q_wait; None when Q_wait is empty."""
         raise NotImplementedError
 
-    def observe(self, link: int, page: int | None, relevant: bool) -> None:
-        """The selected link was fetched: `page` is its page id (None if it failed)."""
+    def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
+        """A page was just downloaded: (child link, topic-word counts of its anchor), in order."""
+
+    def observe(
+        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
+    ) -> None:
+        """The selected link was fetched: `page` is its page id (None if it failed), R(p)."""
 
 
 # name → "module:Class", imported only when used.
