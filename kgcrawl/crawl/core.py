@@ -20,8 +20,7 @@ from kgcrawl.crawl.dedup import Fingerprints
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.state import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
-from kgcrawl.ontology.owl import read_ontology
-from kgcrawl.ontology.topic import TopicModel, build_topic_model
+from kgcrawl.ontology.topic import topic_model_for
 from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import page_relevance, topic_matcher
@@ -37,12 +36,6 @@ class Counters(CrawlCounters):
     outcomes: int = 0
 
 
-def load_topic(settings: Settings, keywords: bool = False) -> TopicModel:
-    rel = settings.relevance
-    onto = read_ontology(settings.ontology)
-    return build_topic_model(onto, settings.topic, rel.k, rel.tau, keywords=keywords)
-
-
 class Crawl:
     """Topic model, frontier, scores and strategy of one crawl."""
 
@@ -50,7 +43,7 @@ class Crawl:
         self.settings = settings
         rel = settings.relevance
         strategy_cls = strategy_class(settings.crawl.strategy)
-        self.topic = load_topic(settings, keywords=strategy_cls.topic_model == "keywords")
+        self.topic = topic_model_for(settings, keywords=strategy_cls.topic_model == "keywords")
         self.topic_vector = self.topic.vector
         self.matcher = topic_matcher(self.topic)
         self.counters = Counters(max_pages=settings.crawl.max_pages)

@@ -224,7 +224,7 @@ class Engine:
 
     def _run_parallel(self) -> None:
         workers = self.settings.crawl.workers
-        busy_hosts: dict[str, int] = {}
+        busy_hosts: set[str] = set()
         in_flight: dict[Future, int] = {}
         labels = [c.all_labels() for c in self.crawl.topic.ontology.concepts.values()]
         self._analysers = ProcessPoolExecutor(
@@ -252,11 +252,11 @@ class Engine:
                         if len(held) > 4 * workers:
                             break
                         continue
-                    busy_hosts[host] = link
+                    busy_hosts.add(host)
                     in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
                 if not in_flight and held:  # only pausing hosts are left: wait on the first
                     link = held.pop(0)
-                    busy_hosts[self.crawl.host_of(link)] = link
+                    busy_hosts.add(self.crawl.host_of(link))
                     in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
                 for link in held:
                     self.crawl.put_back(link)
@@ -265,7 +265,7 @@ class Engine:
                 done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
                 for future in done:
                     link = in_flight.pop(future)
-                    busy_hosts.pop(self.crawl.host_of(link), None)
+                    busy_hosts.discard(self.crawl.host_of(link))
                     self._fold(link, future.result())
                 if self._done():
                     break

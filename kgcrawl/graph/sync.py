@@ -34,8 +34,7 @@ from kgcrawl.graph.writer import (
     Row,
     WriteReport,
 )
-from kgcrawl.ontology.owl import read_ontology
-from kgcrawl.ontology.topic import TopicModel, build_topic_model
+from kgcrawl.ontology.topic import TopicModel, topic_model_for
 from kgcrawl.text.urls import host_of
 
 
@@ -44,11 +43,6 @@ def run_settings(state: RunState) -> Settings:
     meta = state.meta()
     values = {k: v for k, v in meta["settings"].items() if k != "domain"}
     return load_settings(meta["pipeline"], overrides=values, environ={})
-
-
-def run_topic_model(settings: Settings) -> TopicModel:
-    rel = settings.relevance
-    return build_topic_model(read_ontology(settings.ontology), settings.topic, rel.k, rel.tau)
 
 
 def page_url(outcome: Outcome) -> str:
@@ -175,7 +169,7 @@ def begin_run_graph(store: GraphStore, state: RunState) -> GraphSink:
     """Write the run's Crawl node and ontology, and return the sink for its outcomes."""
     meta = state.meta()
     settings = run_settings(state)
-    model = run_topic_model(settings)
+    model = topic_model_for(settings)
     writer = GraphWriter(store)
     writer.write_crawl(
         CrawlRow(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from kgcrawl.ontology.similarity import (
     topic_weights,
     weight_vector,
 )
+
+if TYPE_CHECKING:
+    from kgcrawl.config import Settings
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,16 @@ def load_topic_model(
 
     if Path(domain_or_file).suffix in (".owl", ".ttl", ".rdf"):
         return build_topic_model(read_ontology(domain_or_file))
-    settings = load_settings(domain_or_file, parse_overrides(overrides))
+    return topic_model_for(load_settings(domain_or_file, parse_overrides(overrides)))
+
+
+def topic_model_for(settings: Settings, keywords: bool = False) -> TopicModel:
+    """The topic model a domain's settings describe (ontology file, topic, k, τ)."""
+    from kgcrawl.ontology.owl import read_ontology
+
+    rel = settings.relevance
     onto = read_ontology(settings.ontology)
-    return build_topic_model(onto, settings.topic, settings.relevance.k, settings.relevance.tau)
+    return build_topic_model(onto, settings.topic, rel.k, rel.tau, keywords=keywords)
 
 
 def _exact(x: float | Fraction) -> Fraction:

@@ -40,7 +40,6 @@ _RUN_CHARS = "\u4e00-\u9fd5a-zA-Z0-9+#&._%\\-"
 _RUN = re.compile(f"[{_RUN_CHARS}]*")
 _RUN_ONLY = re.compile(f"[{_RUN_CHARS}]+")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
-_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 _NON_WORD = re.compile(r"[\W_]+")
 # Mean length of a Chinese jieba token: 1.87 and 1.92 characters in the shipped
@@ -56,7 +55,7 @@ def token_length(text: str) -> int:
     uses only dl / avgdl, so one consistent estimate is all it needs.
     """
     return len(_LATIN_WORD.findall(text)) + round(
-        len(_CJK_CHAR.findall(text)) / CJK_CHARS_PER_TOKEN
+        len(_CJK.findall(text)) / CJK_CHARS_PER_TOKEN
     )
 
 

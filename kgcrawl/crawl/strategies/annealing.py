@@ -258,12 +258,9 @@ class LocalOntologyAnnealing(OntologyAnnealing):
             self._passing.pop(page, None)  # never expanded: its children need no filter
 
     def _load_branches(self) -> np.ndarray:
-        from kgcrawl.ontology.owl import read_ontology
-        from kgcrawl.ontology.topic import build_topic_model
+        from kgcrawl.ontology.topic import topic_model_for
 
-        rel = self.settings.relevance
-        onto = read_ontology(self.settings.ontology)
-        topic = build_topic_model(onto, self.settings.topic, rel.k, rel.tau)
+        topic = topic_model_for(self.settings)
         return branch_vectors(topic, self.settings.annealing.local_ontologies)
 
     def _keep(self, frontier: Frontier, page: int) -> Callable[[int], bool]:

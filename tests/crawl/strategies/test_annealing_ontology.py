@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from kgcrawl.config import SettingsError, load_settings
-from kgcrawl.crawl.core import load_topic
 from kgcrawl.crawl.strategies.annealing import (
     ScoredLinks,
     acceptance,
@@ -27,7 +26,7 @@ from kgcrawl.crawl.strategies.annealing import (
     metropolis,
 )
 from kgcrawl.ontology.model import Concept, Edge, Ontology
-from kgcrawl.ontology.topic import build_topic_model
+from kgcrawl.ontology.topic import build_topic_model, topic_model_for
 from kgcrawl.scoring.relevance import topic_matcher
 from tests.crawl.crawls import PAGES, killed_and_resumed, quick_sandbox
 from tests.crawl.strategies.world import World, with_tabu
@@ -222,7 +221,7 @@ CRAFTED = {  # anchor text, P of the link, R of the page it points to
 
 
 def test_crafted_page_local_filter_then_global_filter(settings, jieba_words):
-    matcher = topic_matcher(load_topic(settings))
+    matcher = topic_matcher(topic_model_for(settings))
     w = World("fcosa_lg", settings)
     w.strategy.seed(w.frontier, ["http://a.test/"])
     seed = w.select()
