@@ -80,7 +80,7 @@ def select_overhead(queued: int, strategies: list[str]) -> None:
                 child = frontier.intern(f"http://h{fresh % 1000}.cn/a{fresh}")
                 frontier.add_parent(child, page, rng.random(), rng.random(), rng.random())
                 fresh += 1
-            strategy.observe(link, page, page % 3 == 0)
+            strategy.observe(link, page, page % 3 == 0, float(page % 3 == 0))
         print(
             f"{name:9s} select at |Q_wait| ≈ {frontier.queued_count():,}: "
             f"median {statistics.median(times) * 1e3:.3f} ms, "

@@ -94,7 +94,7 @@ class Crawl:
             self._dedup(outcome)
         if not outcome.downloaded:
             self.frontier.visited(link, None)
-            self.strategy.observe(link, None, False, None)
+            self.strategy.observe(link, None, False, 0.0)
             return
         rel = self.settings.relevance
         counts = np.zeros((len(self.topic_vector), GROUPS))

@@ -54,9 +54,7 @@ def token_length(text: str) -> int:
     Latin words and numbers count one each, Chinese characters 1/1.9 each; BM25
     uses only dl / avgdl, so one consistent estimate is all it needs.
     """
-    return len(_LATIN_WORD.findall(text)) + round(
-        len(_CJK.findall(text)) / CJK_CHARS_PER_TOKEN
-    )
+    return len(_LATIN_WORD.findall(text)) + round(len(_CJK.findall(text)) / CJK_CHARS_PER_TOKEN)
 
 
 class TopicMatcher:

@@ -39,12 +39,6 @@ the next page to expand (step 12).
 * σ is `relevance.alpha`: Table 7's σ = 0.7 is tourism's α, and an evaluation
   must count LP with one threshold for every strategy. η is a threshold on f,
   not on Eq. 9's P; the common loop's β still decides what waits in Q_wait.
-
-**Gaps in what a strategy is told** (until the engine passes them):
-`observe` receives `relevant` but not R(p), so R(P_u) falls back to 1.0 / 0.0;
-and the per-child anchor counts of `observe_anchors` are not passed, so
-FCOSA_LG's local filter falls back to one local ontology, the global one: the
-child's anchor relevance R(A) on the expanded page (Eq. 6) against φ.
 """
 
 from __future__ import annotations
@@ -58,7 +52,7 @@ import numpy as np
 
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.strategies.base import Strategy
-from kgcrawl.crawl.strategies.lookahead import Probes, edge_anchor_relevance
+from kgcrawl.crawl.strategies.lookahead import Probes
 from kgcrawl.ontology.topic import TopicModel
 
 
@@ -216,16 +210,13 @@ class OntologyAnnealing(Strategy):
         """Step 9's filter of the children of `page`; FCOSA_G has none."""
         return None
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         """Step 10: a probed link joins Q_w when f(l) > η."""
         priority = self._selected.pop(link, None)
         if page is None or priority is None:
             return
-        target = float(relevant) if relevance is None else relevance
         annealing = self.settings.annealing
-        f = comprehensive_priority(priority, target, annealing.target_weight)
+        f = comprehensive_priority(priority, relevance, annealing.target_weight)
         if f > annealing.eta:
             self.expandable.add(link, f)
 
@@ -250,9 +241,7 @@ class LocalOntologyAnnealing(OntologyAnnealing):
             if local_relevance(counts, self._branches).max(initial=0.0) >= phi
         }  # fmt: skip
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         super().observe(link, page, relevant, relevance)
         if page is not None and link not in self.expandable.score:
             self._passing.pop(page, None)  # never expanded: its children need no filter
@@ -264,8 +253,4 @@ class LocalOntologyAnnealing(OntologyAnnealing):
         return branch_vectors(topic, self.settings.annealing.local_ontologies)
 
     def _keep(self, frontier: Frontier, page: int) -> Callable[[int], bool]:
-        phi = self.settings.annealing.phi
-        passing = self._passing.pop(page, None)
-        if passing is None:  # no anchor counts from the engine: the global ontology stands in
-            return lambda child: edge_anchor_relevance(frontier, child, page) >= phi
-        return passing.__contains__
+        return self._passing.pop(page).__contains__

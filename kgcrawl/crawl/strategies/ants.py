@@ -40,9 +40,6 @@ R(a_l), R(P_l), R(P_u) (Eq. 14–16) and nearest–farthest candidate selection
 * σ is `relevance.alpha` (the paper's σ = 0.62 is rainstorm's α): LP counts
   with one threshold for every strategy. The common loop's β still decides
   what waits in Q_wait; η (`colony.eta`) is the paper's threshold on R(l).
-
-**Gap**: `observe` receives `relevant` but not R(p); until the engine passes
-it, R(P) falls back to 1.0 / 0.0.
 """
 
 from __future__ import annotations
@@ -239,11 +236,9 @@ class AntColony(Strategy):
         frontier.take(link)
         return link
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         if page is not None:
-            self.relevance[link] = float(relevant) if relevance is None else relevance
+            self.relevance[link] = relevance
             self.pheromone.born(link)
 
     # -- the colony's clock ----------------------------------------------------------

@@ -58,10 +58,8 @@ class Strategy:
     def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
         """A page was just downloaded: (child link, topic-word counts of its anchor), in order."""
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
-        """The selected link was fetched: `page` is its page id (None if it failed), R(p)."""
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
+        """The selected link was fetched: its page id and R(p), or None and 0 if it failed."""
 
 
 # name → "module:Class", imported only when used.

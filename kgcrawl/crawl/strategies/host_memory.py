@@ -78,9 +78,7 @@ class ImprovedTabuHostMemory(ImprovedTabu):
         frontier.take(phead)  # step 8: download phead
         return phead
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         super().observe(link, page, relevant, relevance)
         host = self._host_of.pop(link, None)
         if host is not None and page is not None:

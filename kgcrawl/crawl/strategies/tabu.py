@@ -80,9 +80,7 @@ class TraditionalTabu(Strategy):
     def _best(self) -> float:
         return self.best_accepted.priority if self.best_accepted else NONE_P
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         if page is not None:  # a failed fetch downloads nothing: the current solution stays
             self.current = link
 
@@ -137,9 +135,7 @@ class ImprovedTabu(Strategy):
     def _hlink_priority(self) -> float:
         return self.hlink.priority if self.hlink else NONE_P
 
-    def observe(
-        self, link: int, page: int | None, relevant: bool, relevance: float | None = None
-    ) -> None:
+    def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         priority = self._in_flight.pop(link, NONE_P)
         if page is not None:  # Plink is the last link downloaded; a failure is not one
             self.plink = Accepted(link, priority)

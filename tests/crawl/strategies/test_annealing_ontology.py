@@ -39,7 +39,8 @@ def fold(w: World, link: int, relevance: float, children: dict[str, float] | Non
     page = w.pages
     w.pages += 1
     w.frontier.visited(link, page)
-    w.links(page, children or {})
+    links = w.links(page, children or {})
+    w.strategy.observe_anchors(page, [(child, {}) for child in links])
     w.strategy.observe(link, page, relevance > 0.7, relevance)
     return page
 
@@ -249,16 +250,6 @@ def test_crafted_page_local_filter_then_global_filter(settings, jieba_words):
     assert w.frontier.is_queued(children[3]) and w.frontier.is_queued(children[4])
     # museum and rail have no children: with Q_w empty, best-first takes the hotel link
     assert w.url(w.select()) == "http://a.test/hotel"
-
-
-def test_without_anchor_counts_the_global_anchor_relevance_stands_in(settings):
-    w = World("fcosa_lg", with_annealing(settings, phi=0.3))
-    w.strategy.seed(w.frontier, ["http://a.test/"])
-    seed = w.select()
-    fold(w, seed, 0.5, {"http://a.test/weak": 0.25, "http://a.test/strong": 0.6})
-    assert w.url(w.select()) == "http://a.test/strong"  # R(A) = P here: 0.25 < φ = 0.3
-    assert w.frontier.is_queued(w.frontier.link_id("http://a.test/weak"))
-    assert len(w.strategy.probes) == 0
 
 
 def test_annealing_settings_are_checked():

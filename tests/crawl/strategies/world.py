@@ -68,7 +68,7 @@ class World:
             self.counters.dp += 1
             self.counters.lp += int(relevant)
         self.frontier.visited(link, page)
-        self.strategy.observe(link, page, relevant)
+        self.strategy.observe(link, page, relevant, float(relevant))
         return page
 
     def step(self, relevant: bool = False) -> int:
