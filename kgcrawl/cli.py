@@ -425,6 +425,14 @@ def crawl(
     ] = None,
     graph: GraphOption = None,
     run_id: Annotated[str | None, typer.Option("--run-id", help="Name the new run.")] = None,
+    ontology: Annotated[
+        Path | None,
+        typer.Option(
+            "--ontology",
+            help="Ontology file (e.g. a refresh-ontology version); with --resume, "
+            "used from the next page on.",
+        ),
+    ] = None,
     set_: SetOption = None,
 ) -> None:
     """Crawl a domain (or resume a run) with a live display and a closing summary."""
@@ -440,6 +448,7 @@ def crawl(
         sandbox_size=sandbox_size,
         warc=warc,
         run_id=run_id,
+        ontology=ontology.resolve() if ontology else None,
     )
     if (domain is None) == (resume is None):
         raise typer.BadParameter("give a DOMAIN to start a crawl, or --resume ID (not both)")
@@ -455,6 +464,7 @@ def crawl(
                 ("fetch.delay", delay),
                 ("crawl.seed", seed),
                 ("graph.uri", graph),
+                ("ontology", request.ontology),
             ):
                 if value is not None:
                     overrides[key] = value

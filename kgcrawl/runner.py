@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from kgcrawl.config import Settings
 from kgcrawl.crawl.engine import CrawlResult, Engine, Progress, start_run
 from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.versions import switch_ontology
 from kgcrawl.errors import KgcrawlError
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class CrawlRequest:
     sandbox_size: str = "default"
     warc: Path | None = None
     run_id: str | None = None
+    ontology: Path | None = None  # resume: go on with this ontology version
 
 
 def crawl(
@@ -121,6 +123,8 @@ def resume(run_id: str, request: CrawlRequest, on_progress=None) -> CrawlResult:
         request.sandbox_size = meta["sandbox"]["size"]
     if meta.get("warc"):
         request.warc = Path(meta["warc"])
+    if request.ontology is not None:
+        switch_ontology(state, settings, request.ontology)
     return crawl(settings, request, on_progress, state=state)
 
 

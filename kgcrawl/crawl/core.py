@@ -20,7 +20,7 @@ from kgcrawl.crawl.dedup import Fingerprints
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.state import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
-from kgcrawl.ontology.topic import topic_model_for
+from kgcrawl.ontology.topic import TopicModel, topic_model_for
 from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import page_relevance, topic_matcher
@@ -43,9 +43,6 @@ class Crawl:
         self.settings = settings
         rel = settings.relevance
         strategy_cls = strategy_class(settings.crawl.strategy)
-        self.topic = topic_model_for(settings, keywords=strategy_cls.topic_model == "keywords")
-        self.topic_vector = self.topic.vector
-        self.matcher = topic_matcher(self.topic)
         self.counters = Counters(max_pages=settings.crawl.max_pages)
         self.strategy = strategy_cls(settings, rng, self.counters)
         self.frontier = Frontier(
@@ -53,10 +50,44 @@ class Crawl:
             beta=rel.beta if strategy_cls.uses_beta else None,
             discard_keep=settings.crawl.discard_keep,
         )
-        self.stats = CorpusStats.empty(len(self.topic_vector))
-        self.anchors = AnchorScorer(self.topic_vector, self.stats, rel.bm25_k, rel.bm25_b)
+        topic = self._topic_model(settings)
+        self._use_topic(topic, CorpusStats.empty(len(topic.vector)), {})
         self.graph = PageRankGraph()
         self.fingerprints = Fingerprints()
+
+    def use_ontology(self, settings: Settings) -> None:
+        """Go on with the ontology of `settings` (a new version, crawl/versions.py).
+
+        A concept keeps its document frequency and its anchors' BM25 sums under
+        its new index; a new concept starts from nothing; scores already given
+        stand. Pages from now on are counted and scored with the new W_T.
+        """
+        self.settings = settings
+        topic = self._topic_model(settings)
+        new_index = {iri: j for j, iri in enumerate(topic.weights)}
+        moved = {i: new_index[iri] for i, iri in enumerate(self.topic.weights) if iri in new_index}
+        stats = CorpusStats.empty(len(new_index))
+        stats.pages, stats.total_length = self.stats.pages, self.stats.total_length
+        stats.doc_freq[list(moved.values())] = self.stats.doc_freq[list(moved)]
+        sums = {
+            link: {moved[i]: s for i, s in per_word.items() if i in moved}
+            for link, per_word in self.anchors.sums.items()
+        }
+        self._use_topic(topic, stats, sums)
+
+    def _topic_model(self, settings: Settings) -> TopicModel:
+        return topic_model_for(settings, keywords=self.strategy.topic_model == "keywords")
+
+    def _use_topic(
+        self, topic: TopicModel, stats: CorpusStats, sums: dict[int, dict[int, float]]
+    ) -> None:
+        rel = self.settings.relevance
+        self.topic = topic
+        self.topic_vector = topic.vector
+        self.matcher = topic_matcher(topic)
+        self.stats = stats
+        self.anchors = AnchorScorer(self.topic_vector, self.stats, rel.bm25_k, rel.bm25_b, sums)
+        self.strategy.use_topic(topic)
 
     # -- selection -------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import StageTimes, analyse_in_process, analyse_result, init_analyser
 from kgcrawl.crawl.state import Outcome, RunState, new_run_id
+from kgcrawl.crawl.versions import as_meta, recorded, version_of
 from kgcrawl.crawl.warc import WarcArchive
 from kgcrawl.errors import KgcrawlError
 
@@ -106,6 +107,7 @@ def start_run(
             "strategy": settings.crawl.strategy,
             "pipeline": str(settings.source),
             "settings": {k: _jsonable(v) for k, v in settings.flat().items()},
+            "ontologies": as_meta([version_of(settings.ontology, 1)]),
             "overrides": {
                 k: _jsonable(v)
                 for k, v in settings.flat().items()
@@ -146,7 +148,10 @@ class Engine:
         self.state = state
         meta = state.meta()
         self.run_id = meta["run_id"]
-        self.crawl = Crawl(settings, random.Random(settings.crawl.seed))
+        self.versions = recorded(meta)
+        for version in self.versions:
+            version.check(self.run_id)
+        self.crawl = Crawl(self.versions[0].settings(settings), random.Random(settings.crawl.seed))
         self.crawl.seed(list(settings.seeds))
         self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
@@ -164,7 +169,10 @@ class Engine:
         """Fold the committed log back in; returns how many outcomes it held."""
         sequential = self.settings.crawl.workers == 1
         count = 0
+        later = self.versions[1:]
         for outcome in self.state.outcomes():
+            while later and later[0].first <= outcome.seq:
+                self.crawl.use_ontology(later.pop(0).settings(self.settings))
             if sequential:
                 picked = self.crawl.select()
                 if picked is None or self.crawl.url_of(picked) != outcome.url:
@@ -177,6 +185,8 @@ class Engine:
                 picked = self.crawl.take(outcome.url)
             self.crawl.fold(picked, outcome)
             count += 1
+        for version in later:  # in force from the next outcome on
+            self.crawl.use_ontology(version.settings(self.settings))
         self._update_progress()
         return count
 

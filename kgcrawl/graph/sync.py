@@ -18,11 +18,13 @@ a second link to a page already fetched): the graph keeps the downloaded page.
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.state import Outcome, RunState
+from kgcrawl.crawl.versions import recorded
 from kgcrawl.graph.errors import GraphError
 from kgcrawl.graph.store import GraphStore, connect
 from kgcrawl.graph.writer import (
@@ -54,17 +56,22 @@ def page_url(outcome: Outcome) -> str:
 class OutcomeRows:
     """Turns outcomes of one run, in fold order, into PageRow / LinkRow / MentionRow records.
 
-    `downloaded` holds the URLs of pages downloaded (`begin_run_graph` seeds it
-    from the state): a failure at one of them adds no row.
+    `models` maps the first outcome of each ontology version the run used to its
+    topic model (crawl/versions.py): an outcome's concept indices are that
+    version's. `downloaded` holds the URLs of pages downloaded (`begin_run_graph`
+    seeds it from the state): a failure at one of them adds no row.
     """
 
     run_id: str
-    model: TopicModel
+    models: dict[int, TopicModel]
     downloaded: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.iris = list(self.model.ontology.concepts)
-        self.weights = [float(self.model.weights[iri]) for iri in self.iris]
+        self._firsts = sorted(self.models)
+        self._concepts = [
+            [(iri, float(weight)) for iri, weight in self.models[first].weights.items()]
+            for first in self._firsts
+        ]
 
     def rows(self, outcome: Outcome) -> list[Row]:
         url = page_url(outcome)
@@ -80,8 +87,9 @@ class OutcomeRows:
             LinkRow(source=url, target=target, anchor=anchor, anchor_relevance=ra, priority=p)
             for (target, anchor), (ra, p) in zip(outcome.links, scores, strict=True)
         ]
+        concepts = self._concepts[max(0, bisect_right(self._firsts, outcome.seq) - 1)]
         out += [
-            MentionRow(url=url, iri=self.iris[i], count=count, weight=self.weights[i])
+            MentionRow(url=url, iri=concepts[i][0], count=count, weight=concepts[i][1])
             for i, count in outcome.mentions.items()
         ]
         return out
@@ -169,7 +177,7 @@ def begin_run_graph(store: GraphStore, state: RunState) -> GraphSink:
     """Write the run's Crawl node and ontology, and return the sink for its outcomes."""
     meta = state.meta()
     settings = run_settings(state)
-    model = topic_model_for(settings)
+    models = {v.first: topic_model_for(v.settings(settings)) for v in recorded(meta)}
     writer = GraphWriter(store)
     writer.write_crawl(
         CrawlRow(
@@ -181,9 +189,10 @@ def begin_run_graph(store: GraphStore, state: RunState) -> GraphSink:
             seeds=settings.seeds,
         )
     )
-    writer.write_ontology(model, settings.domain, settings.language)
+    for model in models.values():  # the newest last: its W_T stays on the Concept nodes
+        writer.write_ontology(model, settings.domain, settings.language)
     downloaded = {u for (u,) in state.query("SELECT final_url FROM outcomes WHERE reason IS NULL")}
-    return GraphSink(store, OutcomeRows(meta["run_id"], model, downloaded))
+    return GraphSink(store, OutcomeRows(meta["run_id"], models, downloaded))
 
 
 def write_outcomes(

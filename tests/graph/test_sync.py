@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kgcrawl.crawl.state import Outcome
 from kgcrawl.graph.sync import OutcomeRows
 from kgcrawl.graph.writer import LinkRow, MentionRow, PageRow
+from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.topic import build_topic_model
 from tests.graph.world import NS, tiny_ontology
 
@@ -16,7 +19,7 @@ R, A, B = NS + "R", NS + "A", NS + "B"
 
 @pytest.fixture
 def rows() -> OutcomeRows:
-    return OutcomeRows("run-9", build_topic_model(tiny_ontology()))
+    return OutcomeRows("run-9", {1: build_topic_model(tiny_ontology())})
 
 
 def page(url: str, final_url: str | None = None, seq: int = 1) -> Outcome:
@@ -105,6 +108,22 @@ def test_a_failure_never_overwrites_a_downloaded_page(rows) -> None:
 
 def test_the_downloaded_pages_can_be_known_in_advance() -> None:
     """Resuming: the pages downloaded before are seeded, so an earlier failure is skipped too."""
-    seeded = OutcomeRows("run-9", build_topic_model(tiny_ontology()), {"http://a.example/p"})
+    seeded = OutcomeRows("run-9", {1: build_topic_model(tiny_ontology())}, {"http://a.example/p"})
     assert seeded.rows(failure("http://a.example/p", "timeout")) == []
     assert len(seeded.rows(failure("http://e.example/", "timeout"))) == 1
+
+
+def test_mentions_are_named_in_the_ontology_version_of_their_outcome() -> None:
+    """A run switched ontology at outcome 5: index 3 is A2 before, the new concept after."""
+    v1 = tiny_ontology()
+    new = Concept(NS + "C", {"zh": "住宿"}, parent=R, edge=Edge.IS_A)
+    v2 = Ontology(NS, {**v1.concepts, new.iri: new})
+    assert [list(v1.concepts)[3], list(v2.concepts)[3]] == [NS + "A2", NS + "C"]
+    rows = OutcomeRows("run-9", {1: build_topic_model(v1), 5: build_topic_model(v2)})
+
+    def named(seq: int) -> list[str]:
+        outcome = replace(page(f"http://a.example/{seq}", seq=seq), mentions={0: 1, 3: 1})
+        return [row.iri for row in rows.rows(outcome) if isinstance(row, MentionRow)]
+
+    assert named(4) == [R, NS + "A2"]
+    assert named(5) == named(9) == [R, NS + "C"]

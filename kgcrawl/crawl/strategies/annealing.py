@@ -231,10 +231,12 @@ class LocalOntologyAnnealing(OntologyAnnealing):
         self._branches: np.ndarray | None = None
         self._passing: dict[int, set[int]] = {}  # page → children some local ontology keeps
 
+    def use_topic(self, topic: TopicModel) -> None:
+        self._branches = branch_vectors(topic, self.settings.annealing.local_ontologies)
+
     def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
         """Topic-word counts of each child's anchor on a page just downloaded (before `observe`)."""
-        if self._branches is None:
-            self._branches = self._load_branches()
+        assert self._branches is not None, "the crawl gives its topic model first"
         phi = self.settings.annealing.phi
         self._passing[page] = {
             link for link, counts in anchors
@@ -245,12 +247,6 @@ class LocalOntologyAnnealing(OntologyAnnealing):
         super().observe(link, page, relevant, relevance)
         if page is not None and link not in self.expandable.score:
             self._passing.pop(page, None)  # never expanded: its children need no filter
-
-    def _load_branches(self) -> np.ndarray:
-        from kgcrawl.ontology.topic import topic_model_for
-
-        topic = topic_model_for(self.settings)
-        return branch_vectors(topic, self.settings.annealing.local_ontologies)
 
     def _keep(self, frontier: Frontier, page: int) -> Callable[[int], bool]:
         return self._passing.pop(page).__contains__

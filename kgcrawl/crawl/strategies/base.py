@@ -20,6 +20,7 @@ from kgcrawl.errors import KgcrawlError
 
 if TYPE_CHECKING:
     from kgcrawl.crawl.frontier import Frontier
+    from kgcrawl.ontology.topic import TopicModel
 
 
 class UnknownStrategy(KgcrawlError):
@@ -54,6 +55,9 @@ class Strategy:
     def select(self, frontier: Frontier) -> int | None:
         """The next link id to download, taken out of Q_wait; None when Q_wait is empty."""
         raise NotImplementedError
+
+    def use_topic(self, topic: TopicModel) -> None:
+        """The crawl's topic model: at the start, and again at each new ontology version."""
 
     def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
         """A page was just downloaded: (child link, topic-word counts of its anchor), in order."""

@@ -222,8 +222,10 @@ CRAFTED = {  # anchor text, P of the link, R of the page it points to
 
 
 def test_crafted_page_local_filter_then_global_filter(settings, jieba_words):
-    matcher = topic_matcher(topic_model_for(settings))
+    topic = topic_model_for(settings)
+    matcher = topic_matcher(topic)
     w = World("fcosa_lg", settings)
+    w.strategy.use_topic(topic)  # as the crawl does when it starts
     w.strategy.seed(w.frontier, ["http://a.test/"])
     seed = w.select()
     page = w.pages

@@ -1,0 +1,179 @@
+"""Ontology versions of a run: recorded, checked, switched on resume, replayed at the same point."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.engine import Engine
+from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.versions import OntologyChanged, recorded, switched, version_of
+from kgcrawl.graph.sync import run_settings
+from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.ontology.owl import read_ontology, write_ontology
+from kgcrawl.ontology.topic import topic_model_for
+from tests.crawl.crawls import BASE, DEADLINE, quick_sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+NEW_LABEL = "打卡"  # a sandbox tourism word the shipped ontology lacks
+
+
+def with_new_concept(source: Path, target: Path) -> str:
+    """`source` plus one concept under the root (it shifts every deeper concept's index)."""
+    onto = read_ontology(source)
+    namespace = onto.root.rsplit("#", 1)[0]
+    iri = f"{namespace}#CheckIn"
+    new = Concept(iri, {"zh": NEW_LABEL, "en": "check-in"}, parent=onto.root, edge=Edge.IS_A)
+    write_ontology(Ontology(iri=onto.iri, concepts={**onto.concepts, iri: new}), target)
+    return iri
+
+
+@pytest.fixture(scope="module")
+def versions(tmp_path_factory) -> tuple[Path, Path, str]:
+    """Version 1 (a copy of the shipped tourism ontology) and version 2 with one concept more."""
+    folder = tmp_path_factory.mktemp("ontologies")
+    v1, v2 = folder / "tourism.owl", folder / "tourism.v2.owl"
+    shutil.copy(ROOT / "ontologies" / "tourism.owl", v1)
+    return v1, v2, with_new_concept(v1, v2)
+
+
+def test_a_switch_is_recorded_once_per_outcome(versions):
+    v1, v2, _ = versions
+    start = [version_of(v1, 1)]
+    assert switched(start, v1, 40) == start, "the version in force: nothing to record"
+    later = switched(start, v2, 41)
+    assert [(v.first, Path(v.path).name) for v in later] == [
+        (1, "tourism.owl"),
+        (41, "tourism.v2.owl"),
+    ]
+    back = switched(later, v1, 41)  # asked again before any outcome: the last one is replaced
+    assert [(v.first, Path(v.path).name) for v in back] == [(1, "tourism.owl"), (41, "tourism.owl")]
+
+
+def test_a_changed_or_missing_file_stops_with_its_name(tmp_path, versions):
+    copy = tmp_path / "tourism.owl"
+    shutil.copy(versions[0], copy)
+    version = version_of(copy, 1)
+    version.check("r1")
+    copy.write_text(copy.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
+    with pytest.raises(OntologyChanged, match=rf"run r1: ontology {copy} changed"):
+        version.check("r1")
+    copy.unlink()
+    with pytest.raises(OntologyChanged, match=rf"{copy} is gone"):
+        version.check("r1")
+
+
+def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_words):
+    v1, v2, new_iri = versions
+    settings = replace(load_settings("tourism"), ontology=v1)
+    crawl = Crawl(settings, random.Random(0))
+    old = list(crawl.topic.weights)
+    deep = old[-1]  # a leaf: the new depth-1 concept moves it one place on
+    crawl.stats.add_page(np.isin(np.arange(len(old)), [0, len(old) - 1]), 300)
+    crawl.anchors.add_anchor(7, {len(old) - 1: 2}, 300)
+    before = crawl.anchors.add_anchor(7, {}, 300)[0]
+    bm25 = crawl.anchors.sums[7][len(old) - 1]
+
+    crawl.use_ontology(replace(settings, ontology=v2))
+    new = list(crawl.topic.weights)
+    assert len(new) == len(old) + 1 and new.index(deep) == len(old)
+    assert crawl.stats.pages == 1 and crawl.stats.total_length == 300
+    assert crawl.stats.doc_freq[new.index(deep)] == 1 and crawl.stats.doc_freq[0] == 1
+    assert crawl.stats.doc_freq[new.index(new_iri)] == 0
+    assert crawl.anchors.sums == {7: {new.index(deep): bm25}}
+    after = crawl.anchors.add_anchor(7, {}, 300)[0]
+    assert after > 0 and after != pytest.approx(before)  # same BM25 sums, the new W_T
+    assert crawl.matcher.count_sparse(f"{NEW_LABEL}{NEW_LABEL}") == {new.index(new_iri): 2}
+
+
+def _crawl(args: list[str], env: dict, stderr) -> subprocess.Popen:
+    command = [sys.executable, "-m", "kgcrawl", "crawl", *args]
+    return subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
+    )
+
+
+def _kill_at(process: subprocess.Popen, state_file: Path, committed: int) -> int:
+    """SIGKILL the crawl once `committed` outcomes are in its state; how many there are."""
+    deadline = time.monotonic() + DEADLINE
+    while process.poll() is None:
+        assert time.monotonic() < deadline, "the crawl made no progress"
+        if state_file.exists() and _committed(state_file) >= committed:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+            return _committed(state_file)
+        time.sleep(0.05)
+    raise AssertionError("the crawl ended before the kill")
+
+
+def _committed(state_file: Path) -> int:
+    state = RunState(state_file)
+    try:
+        return state.count()
+    finally:
+        state.close()
+
+
+def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
+    tmp_path, versions, jieba_words
+):
+    v1, v2 = tmp_path / "tourism.owl", tmp_path / "tourism.v2.owl"
+    shutil.copy(versions[0], v1)
+    shutil.copy(versions[1], v2)
+    new_iri = versions[2]
+    pages = 120
+    env = {**os.environ, "KGCRAWL_HOME": str(tmp_path), "COLUMNS": "120"}
+    sets = [a for k, v in {**BASE, "crawl.max_pages": pages}.items() for a in ("--set", f"{k}={v}")]
+    state_file = tmp_path / "runs" / "v" / "state.sqlite"
+    errors = (tmp_path / "stderr.txt").open("wb")
+    with quick_sandbox() as web, errors:
+        resolve = ["--resolve", web[0]]
+        start = [
+            *resolve,
+            "tourism",
+            "--strategy",
+            "fcoits",
+            "--run-id",
+            "v",
+            "--ontology",
+            str(v1),
+        ]
+        switch_at = _kill_at(_crawl([*start, *sets], env, errors), state_file, 40) + 1
+        resumed = _crawl([*resolve, "--resume", "v", "--ontology", str(v2)], env, errors)
+        _kill_at(resumed, state_file, switch_at + 30)  # killed again on the new version
+        assert _crawl([*resolve, "--resume", "v"], env, errors).wait(DEADLINE) == 0
+
+    state = RunState(state_file)
+    try:
+        meta = state.meta()
+        assert [(v.first, v.path) for v in recorded(meta)] == [(1, str(v1)), (switch_at, str(v2))]
+        assert meta["dp"] == pages and meta["finished"] is True
+        settings = run_settings(state)
+        assert settings.ontology == v1, "the run's settings stay those it started with"
+        new_index = list(topic_model_for(replace(settings, ontology=v2)).weights).index(new_iri)
+        mentions = [o.mentions for o in state.outcomes()]
+        assert any(new_index in m for m in mentions[switch_at - 1 :]), "pages count the new concept"
+        engine = Engine(settings, state)
+        assert engine.replay() == len(mentions), "the log replays through the switch"
+        assert (engine.crawl.counters.dp, engine.crawl.counters.lp) == (meta["dp"], meta["lp"])
+        assert len(engine.crawl.topic.weights) == len(read_ontology(v2).concepts)
+    finally:
+        state.close()
+
+    v1.write_text(v1.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
+    refused = subprocess.run([sys.executable, "-m", "kgcrawl", "crawl", "--resume", "v"],
+                             env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert refused.returncode == 2
+    assert f"ontology {v1} changed" in refused.stderr
