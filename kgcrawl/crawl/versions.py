@@ -74,7 +74,13 @@ def version_of(path: Path, first: int) -> OntologyVersion:
 
 
 def recorded(meta: dict[str, Any]) -> list[OntologyVersion]:
-    """The versions in a run's metadata, oldest first."""
+    """The versions in a run's metadata, oldest first.
+
+    A run started before versions were recorded used its settings' ontology
+    throughout; its file as it is now is all there is to go by.
+    """
+    if "ontologies" not in meta:
+        return [version_of(Path(meta["settings"]["ontology"]), 1)]
     return [OntologyVersion(**v) for v in meta["ontologies"]]
 
 

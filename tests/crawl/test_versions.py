@@ -19,7 +19,13 @@ from kgcrawl.config import load_settings
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.engine import Engine
 from kgcrawl.crawl.state import RunState
-from kgcrawl.crawl.versions import OntologyChanged, recorded, switched, version_of
+from kgcrawl.crawl.versions import (
+    OntologyChanged,
+    as_meta,
+    recorded,
+    switched,
+    version_of,
+)
 from kgcrawl.graph.sync import run_settings
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
@@ -60,6 +66,14 @@ def test_a_switch_is_recorded_once_per_outcome(versions):
     ]
     back = switched(later, v1, 41)  # asked again before any outcome: the last one is replaced
     assert [(v.first, Path(v.path).name) for v in back] == [(1, "tourism.owl"), (41, "tourism.owl")]
+
+
+def test_a_run_from_before_versions_were_recorded_used_its_settings_ontology(versions):
+    meta = {"settings": {"ontology": str(versions[0])}}
+    assert recorded(meta) == [version_of(versions[0], 1)]
+    assert recorded({**meta, "ontologies": as_meta([version_of(versions[1], 1)])}) == [
+        version_of(versions[1], 1)
+    ]
 
 
 def test_a_changed_or_missing_file_stops_with_its_name(tmp_path, versions):
