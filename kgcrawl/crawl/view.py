@@ -102,6 +102,8 @@ def run_details(run_id: str) -> Table:
         table.add_row(key, str(meta.get(key)))
     for key, value in sorted(meta.get("overrides", {}).items()):
         table.add_row(f"set {key}", str(value))
+    for version in meta.get("ontologies", []):
+        table.add_row(f"ontology from outcome {version['first']}", version["path"])
     for reason, count in state.query(
         "SELECT reason, count(*) FROM outcomes WHERE reason IS NOT NULL "
         "GROUP BY reason ORDER BY count(*) DESC LIMIT 20"

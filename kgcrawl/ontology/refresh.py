@@ -175,8 +175,8 @@ class RefreshResult:
             return None
         where = Path(os.path.relpath(self.files[0], self.pipeline.parent)).as_posix()
         return (
-            f"use it with --set ontology={where} (relative to the pipeline file), "
-            f'or set ontology = "{where}" in {self.pipeline.name}'
+            f"crawl with --ontology {self.files[0]} (a resumed run takes it from its next "
+            f'page on), or set ontology = "{where}" in {self.pipeline.name}'
         )
 
 

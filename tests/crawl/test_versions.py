@@ -186,6 +186,9 @@ def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
     finally:
         state.close()
 
+    shown = subprocess.run([sys.executable, "-m", "kgcrawl", "runs", "show", "v"],
+                           env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert f"ontology from outcome {switch_at}" in shown.stdout
     v1.write_text(v1.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
     refused = subprocess.run([sys.executable, "-m", "kgcrawl", "crawl", "--resume", "v"],
                              env=env, capture_output=True, text=True, timeout=120)  # fmt: skip

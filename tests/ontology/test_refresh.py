@@ -125,8 +125,8 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     assert by_label["缆车"].iri == NS + "缆车"
     assert len(new) == 8 and len(read_ontology(onto_dir / "tiny.owl")) == 5
     assert result.how_to_use() == (
-        "use it with --set ontology=../ontologies/tiny.v2.owl (relative to the pipeline file), "
-        'or set ontology = "../ontologies/tiny.v2.owl" in tiny.toml'
+        f"crawl with --ontology {onto_dir / 'tiny.v2.owl'} (a resumed run takes it from its "
+        'next page on), or set ontology = "../ontologies/tiny.v2.owl" in tiny.toml'
     )
 
     again = refresh_ontology(pipeline, RefreshOptions(run="r1", max_new=1))
@@ -159,7 +159,7 @@ def test_cli_prints_terms_and_where_they_went(world) -> None:
     assert files(world) == before
     result = runner.invoke(app, ["refresh-ontology", pipeline, "--run", "r1"])
     assert result.exit_code == 0, result.output
-    assert "tiny.v2.owl" in result.output and "--set ontology=" in result.output
+    assert "tiny.v2.owl" in result.output and "--ontology " in result.output
 
 
 def _write_pages(store, domain: str, crawl: str, pages: list[tuple[str, str, bool]]) -> None:
