@@ -452,20 +452,28 @@ def crawl(
     )
     if (domain is None) == (resume is None):
         raise typer.BadParameter("give a DOMAIN to start a crawl, or --resume ID (not both)")
+    settings_options = {  # option: (setting, value)
+        "--strategy": ("crawl.strategy", strategy),
+        "--max-pages": ("crawl.max_pages", max_pages),
+        "--workers": ("crawl.workers", workers),
+        "--delay": ("fetch.delay", delay),
+        "--seed": ("crawl.seed", seed),
+        "--graph": ("graph.uri", graph),
+    }
+    if resume:
+        given = [option for option, (_, v) in settings_options.items() if v is not None]
+        given += ["--set"] * bool(set_) + ["--run-id"] * bool(run_id) + ["--sandbox"] * sandbox
+        if given:
+            raise typer.BadParameter(
+                f"--resume goes on with the run's own settings; drop {', '.join(given)} "
+                "(a resume takes only --resolve, --warc and --ontology)"
+            )
     with live_progress(console) as show:
         if resume:
             result = run_resume(resume, request, show)
         else:
             overrides = parse_overrides(set_ or [])
-            for key, value in (
-                ("crawl.strategy", strategy),
-                ("crawl.max_pages", max_pages),
-                ("crawl.workers", workers),
-                ("fetch.delay", delay),
-                ("crawl.seed", seed),
-                ("graph.uri", graph),
-                ("ontology", request.ontology),
-            ):
+            for key, value in (*settings_options.values(), ("ontology", request.ontology)):
                 if value is not None:
                     overrides[key] = value
             if sandbox:

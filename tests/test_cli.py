@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 import typer
@@ -109,3 +110,9 @@ def test_cli_import_loads_no_heavy_library() -> None:
     code = f"import sys, kgcrawl.cli; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_resume_refuses_options_that_would_change_the_run() -> None:
+    result = runner.invoke(app, ["crawl", "--resume", "r1", "--strategy", "bfs", "--graph", "none"])
+    assert result.exit_code == 2
+    assert "drop --strategy, --graph" in re.sub(r"[\s│]+", " ", result.output)
