@@ -58,7 +58,7 @@ def switch_ontology(state: RunState, settings: Settings, path: Path) -> None:
     from kgcrawl.ontology.topic import topic_model_for
 
     if not path.is_file():
-        raise OntologyChanged(f"--ontology: no such file: {path}")
+        raise KgcrawlError(f"--ontology: no such file: {path}")
     topic_model_for(replace(settings, ontology=path))
     versions = switched(recorded(state.meta()), path, state.count() + 1)
     state.set_meta({"ontologies": as_meta(versions)})

@@ -23,9 +23,11 @@ from kgcrawl.crawl.versions import (
     OntologyChanged,
     as_meta,
     recorded,
+    switch_ontology,
     switched,
     version_of,
 )
+from kgcrawl.errors import KgcrawlError
 from kgcrawl.graph.sync import run_settings
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
@@ -194,3 +196,20 @@ def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
                              env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
     assert refused.returncode == 2
     assert f"ontology {v1} changed" in refused.stderr
+
+
+def test_a_new_version_the_crawl_cannot_use_is_refused_before_it_is_recorded(tmp_path, versions):
+    state = RunState(tmp_path / "state.sqlite")
+    state.set_meta({"ontologies": as_meta([version_of(versions[0], 1)])})
+    state.checkpoint()
+    settings = replace(load_settings("tourism"), ontology=versions[0])
+    junk = tmp_path / "junk.owl"
+    junk.write_text("not an ontology", encoding="utf-8")
+    with pytest.raises(KgcrawlError, match="no such file"):
+        switch_ontology(state, settings, tmp_path / "missing.owl")
+    with pytest.raises(KgcrawlError, match=f"{junk}: not a readable ontology"):
+        switch_ontology(state, settings, junk)
+    assert recorded(state.meta()) == [version_of(versions[0], 1)]
+    switch_ontology(state, settings, versions[1])
+    assert recorded(state.meta()) == [version_of(versions[1], 1)], "no outcome yet: replaced"
+    state.close()
