@@ -54,8 +54,11 @@ def select_overhead(queued: int, strategies: list[str]) -> None:
     from kgcrawl.crawl.core import Counters
     from kgcrawl.crawl.frontier import Frontier
     from kgcrawl.crawl.strategies.base import strategy_class
+    from kgcrawl.ontology.topic import topic_model_for
 
     settings = load_settings("tourism")
+    topic = topic_model_for(settings)
+    concepts = len(topic.weights)
     rng = random.Random(0)
     for name in strategies:
         frontier = Frontier(beta=settings.relevance.beta)
@@ -68,6 +71,7 @@ def select_overhead(queued: int, strategies: list[str]) -> None:
             frontier.add_parent(child, i % 200, rng.random(), rng.random(), rng.random())
         counters = Counters(dp=200, max_pages=15000)
         strategy = strategy_class(name)(settings, random.Random(1), counters)
+        strategy.use_topic(topic)
         times, fresh = [], queued
         for page in range(200, 2200):  # each selection downloads a page with 20 new links
             start = time.perf_counter()
@@ -76,11 +80,14 @@ def select_overhead(queued: int, strategies: list[str]) -> None:
             if link is None:
                 break
             frontier.visited(link, page)
+            anchors = []  # each anchor names one concept of the ontology's upper quarter
             for _ in range(20):
                 child = frontier.intern(f"http://h{fresh % 1000}.cn/a{fresh}")
                 frontier.add_parent(child, page, rng.random(), rng.random(), rng.random())
+                anchors.append((child, {rng.randrange(concepts) // 4: 1}))
                 fresh += 1
-            strategy.observe(link, page, page % 3 == 0, float(page % 3 == 0))
+            strategy.observe_anchors(page, anchors)
+            strategy.observe(link, page, page % 3 == 0, rng.random())
         print(
             f"{name:9s} select at |Q_wait| ≈ {frontier.queued_count():,}: "
             f"median {statistics.median(times) * 1e3:.3f} ms, "
@@ -101,7 +108,8 @@ def main() -> None:
     parser.add_argument("--beta", type=float, help="β instead of the pipeline's")
     args = parser.parse_args()
     if args.what == "select":
-        select_overhead(args.queued, ["ops", "fcsa", "fcts", "fcoits", "fcits_oh"])
+        select_overhead(args.queued, ["ops", "fcsa", "fcts", "fcoits", "fcits_oh", "fcosa_g",
+                                      "fcosa_lg", "moaco"])  # fmt: skip
     else:
         pages = args.pages or (2000 if args.what == "throughput" else 15000)
         crawl_run(pages, args.workers, args.strategy, args.size, args.beta)
