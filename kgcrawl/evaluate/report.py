@@ -21,7 +21,9 @@ strategy's final values, the best of each column in bold; means over repeats)
 and a Friedman-rank table in the style of Table 3 (metrics.py). The plots, one
 per metric and domain (`<domain>-<metric>.png`), draw the metric against DP
 with one line per strategy (means over repeats), as the paper's Figs. 2–9.
-Labels are English, so no CJK font is needed.
+Labels are English, so no CJK font is needed. On the sandbox, summary.md also
+says how well R(p) > α picks the truly relevant pages, at the pipeline's α and
+at the α with the best F1: whether α suits the ontology's R(p) at all.
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ from kgcrawl.evaluate.metrics import (
     HIGHER_IS_BETTER,
     EvaluationError,
     MetricsRow,
+    best_separation,
     final_rows,
     friedman_from_rows,
+    separation,
 )
 
 CSV_COLUMNS = tuple(f.name for f in fields(MetricsRow))
@@ -222,6 +226,35 @@ def _best(values: list[float | None], higher: bool) -> float | None:
     if not known:
         return None
     return max(known) if higher else min(known)
+
+
+def separation_markdown(
+    relevant: Sequence[float], irrelevant: Sequence[float], alpha: float
+) -> str:
+    """How well R(p) > α matches the sandbox's truth: the pipeline's α and the best-F1 one."""
+    if not relevant:
+        return ""
+    best = best_separation(relevant, irrelevant)
+    rows = [
+        (f"{alpha:.2f} (the pipeline's)", separation(relevant, irrelevant, alpha)),
+        (f"{best.alpha:.2f} (best F1)", best),
+    ]
+    lines = [
+        "## α against the truth",
+        "",
+        f"R(p) of the {len(relevant) + len(irrelevant):,} pages the crawls downloaded, "
+        f"{len(relevant):,} of them truly relevant: LP counts R(p) > α, the sandbox knows "
+        "which pages are relevant.",
+        "",
+        "| α | pages above α | precision | recall | F1 |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    lines += [
+        f"| {label} | {s.above:,} | {_format('recall', s.precision)} | "
+        f"{_format('recall', s.recall)} | {s.f1:.3f} |"
+        for label, s in rows
+    ]
+    return "\n".join(lines) + "\n\n"
 
 
 def _format(column: str, value: float | None) -> str:

@@ -117,6 +117,7 @@ class JobResult:
     seconds: float
     stopped: bool
     error: str | None = None
+    truth_scores: TruthScores | None = None  # sandbox: R(p) of its pages, by their truth
 
     @classmethod
     def failed(cls, job: Job, exc: BaseException) -> JobResult:
@@ -150,6 +151,23 @@ class EvaluationResult:
         left_out = {run.strategy for run in self.failed}
         return [row for run in self.runs if run.strategy not in left_out for row in run.rows]
 
+    def truth_scores(self) -> TruthScores | None:
+        """R(p) of every page downloaded in the evaluation, by its truth; None off the sandbox."""
+        scored = [run.truth_scores for run in self.runs if run.truth_scores is not None]
+        if not scored:
+            return None
+        return TruthScores(
+            [r for s in scored for r in s.relevant], [r for s in scored for r in s.irrelevant]
+        )
+
+
+@dataclass(frozen=True)
+class TruthScores:
+    """R(p) of downloaded pages the sandbox's truth calls relevant, and of the others."""
+
+    relevant: list[float]
+    irrelevant: list[float]
+
 
 class SandboxJudge:
     """The sandbox's truth about downloaded pages: which page a URL shows, and its label."""
@@ -174,6 +192,14 @@ class SandboxJudge:
             if outcome.downloaded:
                 outcome = replace(outcome, final_url=self.page(outcome.final_url or outcome.url))
             yield outcome
+
+    def truth_scores(self, outcomes: Iterable[Outcome]) -> TruthScores:
+        scores = TruthScores([], [])
+        for page in self.pages(outcomes):
+            if page.downloaded and page.relevance is not None:
+                side = scores.relevant if self.relevant(page.final_url) else scores.irrelevant
+                side.append(page.relevance)
+        return scores
 
     def manifest(self, max_pages: int) -> tuple[int, frozenset[str]]:
         """BFS pages from the domain's seeds, and the keys of the relevant ones."""
@@ -216,7 +242,7 @@ def evaluate(
 ) -> EvaluationResult:
     """Run every strategy × repeat of the plan and write the report to `plan.out`."""
     from kgcrawl.config import load_settings
-    from kgcrawl.evaluate.report import write_report
+    from kgcrawl.evaluate.report import separation_markdown, write_report
 
     started = time.monotonic()
     _check_plan(plan)
@@ -251,6 +277,9 @@ def evaluate(
     result.files = write_report(result.rows, plan.out, title)
     result.seconds = time.monotonic() - started
     with (plan.out / "summary.md").open("a", encoding="utf-8") as summary:
+        scores = result.truth_scores()
+        if scores is not None:
+            summary.write(separation_markdown(scores.relevant, scores.irrelevant, result.alpha))
         summary.write(setup_markdown(result))
     return result
 
@@ -488,25 +517,26 @@ def run_job(job: Job) -> JobResult:
     crawled = crawl(settings, CrawlRequest(resolve=job.resolve), progress, state=state)
     status = replace(status, state="scoring", dp=crawled.dp, lp=crawled.lp)
     _send(status)
-    rows = job_rows(job)
+    rows, scores = job_rows(job)
     _send(replace(status, state="done"))
     return JobResult(job.index, job.strategy, job.repeat, job.run_id, rows, crawled.dp,
-                     crawled.lp, crawled.seconds, crawled.stopped)  # fmt: skip
+                     crawled.lp, crawled.seconds, crawled.stopped, truth_scores=scores)  # fmt: skip
 
 
-def job_rows(job: Job) -> list[MetricsRow]:
-    """The metrics rows of a finished job's run log."""
+def job_rows(job: Job) -> tuple[list[MetricsRow], TruthScores | None]:
+    """The metrics rows of a finished job's run log and, on the sandbox, its truth scores."""
     from kgcrawl.crawl.state import RunState
 
     state = RunState.open(job.run_id)
     try:
-        outcomes = state.outcomes()
+        outcomes = list(state.outcomes())
         if job.world is None:
             return record_outcomes(outcomes, job.strategy, job.domain, job.repeat,
-                                   job.report_every)  # fmt: skip
+                                   job.report_every), None  # fmt: skip
         from kgcrawl.sandbox.world import World
 
         judge = SandboxJudge(World(*job.world), job.domain)
-        return judge.rows(outcomes, job.strategy, job.repeat, job.report_every, job.relevant)
+        rows = judge.rows(outcomes, job.strategy, job.repeat, job.report_every, job.relevant)
+        return rows, judge.truth_scores(outcomes)
     finally:
         state.close()

@@ -89,6 +89,14 @@ def test_summary_has_one_row_per_strategy(evaluated) -> None:
     assert all(f" {PAGES} " in line for line in body)
     assert "## Set-up" in text and "world seed 0, size small" in text
     assert "R(p) > α = 0.70" in text
+    separation = next(t for t in tables if t.startswith("| α | pages above α |")).splitlines()
+    assert separation[2].startswith("| 0.70 (the pipeline's) |")
+    finals = [r for r in _csv_rows(evaluated.out) if r["dp"] == str(PAGES)]
+    lp = sum(int(r["lp"]) for r in finals)  # LP counts the same pages: R(p) > α
+    assert separation[2].split("|")[2].strip() == f"{lp:,}"
+    assert f"R(p) of the {PAGES * len(STRATEGIES)} pages the crawls downloaded" in text
+    assert re.match(r"\| 0\.\d\d \(best F1\) \| [\d,]+ \| [\d.]+ % \| [\d.]+ % \| 0\.\d{3} \|$",
+                    separation[3])  # fmt: skip
 
 
 def test_true_harvest_and_recall_agree_with_the_sandbox(evaluated) -> None:
