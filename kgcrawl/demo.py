@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from kgcrawl.config import Settings
     from kgcrawl.crawl.engine import CrawlResult, Progress
     from kgcrawl.evaluate.metrics import MetricsRow
+    from kgcrawl.evaluate.run import TruthScores
     from kgcrawl.graph.store import QueryResult
     from kgcrawl.ontology.build import BuildResult
     from kgcrawl.ontology.refresh import RefreshResult
@@ -87,6 +88,7 @@ class DemoResult:
     crawl: CrawlResult | None = None
     alpha: float | None = None  # the crawl's α: R(p) > α makes a page relevant (LP)
     rows: list[MetricsRow] = field(default_factory=list)
+    truth_scores: TruthScores | None = None  # R(p) of the crawled pages, by their truth
     queries: list[tuple[str, QueryResult]] = field(default_factory=list)
     refresh: RefreshResult | None = None
     refresh_skipped: str | None = None  # why no refresh was possible
@@ -140,7 +142,7 @@ def run_demo(
                 opts, run_id, owl, corpus, settings.relevance.alpha
             )
         with stage("report"):
-            result.rows = _metrics(opts, result.crawl.run_id)
+            result.rows, result.truth_scores = _metrics(opts, result.crawl.run_id)
             result.plots = plot_metrics(result.rows, out)
     finally:
         if started:
@@ -220,7 +222,7 @@ def _refresh(
         )
 
 
-def _metrics(opts: DemoOptions, run_id: str) -> list[MetricsRow]:
+def _metrics(opts: DemoOptions, run_id: str) -> tuple[list[MetricsRow], TruthScores]:
     from kgcrawl.crawl.state import RunState
     from kgcrawl.evaluate.run import SandboxJudge
     from kgcrawl.sandbox.world import World
@@ -229,7 +231,8 @@ def _metrics(opts: DemoOptions, run_id: str) -> list[MetricsRow]:
     state = RunState.open(run_id)
     try:
         every = max(1, opts.max_pages // CHECKPOINTS)
-        return judge.rows(state.outcomes(), STRATEGY, 0, every)
+        outcomes = list(state.outcomes())
+        return judge.rows(outcomes, STRATEGY, 0, every), judge.truth_scores(outcomes)
     finally:
         state.close()
 
@@ -296,7 +299,13 @@ def _crawl_section(result: DemoResult) -> list[str]:
          "–" if r.true_harvest is None else f"{r.true_harvest:.2%}"]
         for r in result.rows
     ]  # fmt: skip
-    return lines + _table(["DP", "LP", "AC", "AR", "SD", "true harvest"], rows) + [""]
+    lines += [*_table(["DP", "LP", "AC", "AR", "SD", "true harvest"], rows), ""]
+    if result.truth_scores is not None and result.alpha is not None:
+        from kgcrawl.evaluate.report import separation_markdown
+
+        scores = result.truth_scores
+        lines += [separation_markdown(scores.relevant, scores.irrelevant, result.alpha)]
+    return lines
 
 
 def _queries_section(result: DemoResult) -> list[str]:

@@ -18,7 +18,8 @@ from kgcrawl.graph.server import status
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## Queries", "## New terms", "## Plots")
+SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## α against the truth", "## Queries",
+            "## New terms", "## Plots")  # fmt: skip
 
 
 def _demo(home: Path, out: Path, *args: str) -> str:
@@ -54,6 +55,10 @@ def test_demo_end_to_end(tmp_path) -> None:
     last = crawl.strip().splitlines()[-1].split("|")
     assert last[1].strip() == "150"  # DP at the last checkpoint
     assert 0 < float(last[6].strip().rstrip("%")) <= 100  # true harvest from the sandbox
+    alphas = _section(report, "## α against the truth").splitlines()
+    pipeline_row = next(line for line in alphas if line.startswith("| 0.45 (the pipeline's) |"))
+    assert pipeline_row.split("|")[2].strip() == last[2].strip()  # pages above α = LP
+    assert any("(best F1)" in line for line in alphas)
 
     queries = _section(report, "## Queries")
     for name in ("crawl_summary", "top_concepts", "hosts_by_harvest"):
