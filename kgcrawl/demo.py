@@ -304,7 +304,10 @@ def _crawl_section(result: DemoResult) -> list[str]:
         from kgcrawl.evaluate.report import separation_markdown
 
         scores = result.truth_scores
-        lines += [separation_markdown(scores.relevant, scores.irrelevant, result.alpha)]
+        lines += [
+            separation_markdown(scores.relevant, scores.irrelevant, result.alpha).rstrip(),
+            "",
+        ]
     return lines
 
 

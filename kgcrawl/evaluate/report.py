@@ -242,7 +242,7 @@ def separation_markdown(
     lines = [
         "## α against the truth",
         "",
-        f"R(p) of the {len(relevant) + len(irrelevant):,} pages the crawls downloaded, "
+        f"R(p) of the {len(relevant) + len(irrelevant):,} pages downloaded, "
         f"{len(relevant):,} of them truly relevant: LP counts R(p) > α, the sandbox knows "
         "which pages are relevant.",
         "",

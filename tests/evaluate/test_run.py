@@ -94,7 +94,7 @@ def test_summary_has_one_row_per_strategy(evaluated) -> None:
     finals = [r for r in _csv_rows(evaluated.out) if r["dp"] == str(PAGES)]
     lp = sum(int(r["lp"]) for r in finals)  # LP counts the same pages: R(p) > α
     assert separation[2].split("|")[2].strip() == f"{lp:,}"
-    assert f"R(p) of the {PAGES * len(STRATEGIES)} pages the crawls downloaded" in text
+    assert f"R(p) of the {PAGES * len(STRATEGIES)} pages downloaded" in text
     assert re.match(r"\| 0\.\d\d \(best F1\) \| [\d,]+ \| [\d.]+ % \| [\d.]+ % \| 0\.\d{3} \|$",
                     separation[3])  # fmt: skip
 
