@@ -250,8 +250,7 @@ def separation_markdown(
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     lines += [
-        f"| {label} | {s.above:,} | {_format('recall', s.precision)} | "
-        f"{_format('recall', s.recall)} | {s.f1:.3f} |"
+        f"| {label} | {s.above:,} | {_percent(s.precision)} | {_percent(s.recall)} | {s.f1:.3f} |"
         for label, s in rows
     ]
     return "\n".join(lines) + "\n\n"
@@ -263,8 +262,12 @@ def _format(column: str, value: float | None) -> str:
     if column == "lp":
         return _number(value)
     if column in ("ac", "true_harvest", "recall"):
-        return f"{value:.2%}".replace("%", " %")
+        return _percent(value)
     return f"{value:.4f}"
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2%}".replace("%", " %")
 
 
 def _number(value: float | None) -> str:
