@@ -62,7 +62,8 @@ def _resume(resolve: str, run_id: str) -> list[str]:
     return [sys.executable, "-m", "kgcrawl", "crawl", "--resume", run_id, "--resolve", resolve]
 
 
-def _committed(path: Path) -> int:
+def committed(path: Path) -> int:
+    """Outcomes committed to a run's state file, read-only (0 while it does not exist)."""
     if not path.exists():
         return 0
     try:
@@ -105,7 +106,7 @@ def killed_and_resumed(
             for point in kill_at:
                 process = subprocess.Popen(command, **run)
                 deadline = time.monotonic() + DEADLINE
-                while _committed(state_file) < point and process.poll() is None:
+                while committed(state_file) < point and process.poll() is None:
                     assert time.monotonic() < deadline, f"{strategy}: the crawl made no progress"
                     time.sleep(0.05)
                 assert process.poll() is None, f"{strategy}: the crawl ended before the kill"

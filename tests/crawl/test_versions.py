@@ -32,7 +32,7 @@ from kgcrawl.graph.sync import run_settings
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.topic import topic_model_for
-from tests.crawl.crawls import BASE, DEADLINE, quick_sandbox
+from tests.crawl.crawls import BASE, DEADLINE, committed, quick_sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW_LABEL = "打卡"  # a sandbox tourism word the shipped ontology lacks
@@ -121,25 +121,17 @@ def _crawl(args: list[str], env: dict, stderr) -> subprocess.Popen:
     )
 
 
-def _kill_at(process: subprocess.Popen, state_file: Path, committed: int) -> int:
-    """SIGKILL the crawl once `committed` outcomes are in its state; how many there are."""
+def _kill_at(process: subprocess.Popen, state_file: Path, outcomes: int) -> int:
+    """SIGKILL the crawl once `outcomes` outcomes are in its state; how many there are."""
     deadline = time.monotonic() + DEADLINE
     while process.poll() is None:
         assert time.monotonic() < deadline, "the crawl made no progress"
-        if state_file.exists() and _committed(state_file) >= committed:
+        if committed(state_file) >= outcomes:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(10)
-            return _committed(state_file)
+            return committed(state_file)
         time.sleep(0.05)
     raise AssertionError("the crawl ended before the kill")
-
-
-def _committed(state_file: Path) -> int:
-    state = RunState(state_file)
-    try:
-        return state.count()
-    finally:
-        state.close()
 
 
 def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
