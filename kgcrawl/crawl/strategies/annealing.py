@@ -96,15 +96,18 @@ def branch_vectors(topic: TopicModel, count: int) -> np.ndarray:
     return np.array([rows[j] for j in order[:count]]).reshape(-1, len(weights))
 
 
-def local_relevance(counts: Mapping[int, int], branches: np.ndarray) -> np.ndarray:
-    """R_j = cos(LTK_j, U) of an anchor's topic-word counts U with each local ontology (Eq. 11)."""
-    if not counts:
-        return np.zeros(len(branches))
-    words = np.fromiter(counts, dtype=np.int64, count=len(counts))
-    u = np.fromiter(counts.values(), dtype=float, count=len(counts))
-    dots = branches[:, words] @ u
-    norms = np.linalg.norm(branches, axis=1) * float(np.linalg.norm(u))
-    return np.divide(dots, norms, out=np.zeros(len(branches)), where=norms > 0)
+def local_relevance(anchors: Sequence[Mapping[int, int]], branches: np.ndarray) -> np.ndarray:
+    """R_j = cos(LTK_j, U) of each anchor's topic-word counts U with each local ontology.  # Eq. 11
+
+    One row per anchor, one column per local ontology: a page's anchors at once.
+    """
+    u = np.zeros((len(anchors), branches.shape[1]))
+    for row, counts in enumerate(anchors):
+        if counts:
+            u[row, list(counts)] = list(counts.values())
+    dots = u @ branches.T
+    norms = np.outer(np.linalg.norm(u, axis=1), np.linalg.norm(branches, axis=1))
+    return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
 
 
 class ScoredLinks:
@@ -237,11 +240,9 @@ class LocalOntologyAnnealing(OntologyAnnealing):
     def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
         """Topic-word counts of each child's anchor on a page just downloaded (before `observe`)."""
         assert self._branches is not None, "the crawl gives its topic model first"
-        phi = self.settings.annealing.phi
-        self._passing[page] = {
-            link for link, counts in anchors
-            if local_relevance(counts, self._branches).max(initial=0.0) >= phi
-        }  # fmt: skip
+        relevance = local_relevance([counts for _, counts in anchors], self._branches)
+        passing = relevance.max(axis=1, initial=0.0) >= self.settings.annealing.phi
+        self._passing[page] = {link for (link, _), ok in zip(anchors, passing, strict=True) if ok}
 
     def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         super().observe(link, page, relevant, relevance)

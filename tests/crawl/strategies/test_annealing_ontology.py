@@ -204,12 +204,18 @@ def test_local_ontologies_are_the_heaviest_branches_with_the_topic_concept():
 def test_local_relevance_is_the_cosine_with_each_local_ontology():
     branches = np.array([[1.0, 0.5, 0.0, 0.0], [1.0, 0.0, 0.5, 0.5]])
     # U = (0, 2, 0, 0): row 0 → 0.5·2 / (√1.25·2) = 0.4472; row 1 → 0
-    np.testing.assert_allclose(local_relevance({1: 2}, branches), [0.447214, 0.0], atol=1e-6)
+    np.testing.assert_allclose(local_relevance([{1: 2}], branches), [[0.447214, 0.0]], atol=1e-6)
     # U = (1, 0, 1, 0): row 0 → 1/(√1.25·√2) = 0.6325; row 1 → 1.5/(√1.5·√2) = 0.8660
     np.testing.assert_allclose(
-        local_relevance({0: 1, 2: 1}, branches), [0.632456, 0.866025], atol=1e-6
+        local_relevance([{0: 1, 2: 1}], branches), [[0.632456, 0.866025]], atol=1e-6
     )
-    np.testing.assert_array_equal(local_relevance({}, branches), [0.0, 0.0])
+    np.testing.assert_array_equal(local_relevance([{}], branches), [[0.0, 0.0]])
+    # a page's anchors at once: the same rows
+    np.testing.assert_allclose(
+        local_relevance([{1: 2}, {}, {0: 1, 2: 1}], branches),
+        [[0.447214, 0.0], [0.0, 0.0], [0.632456, 0.866025]],
+        atol=1e-6,
+    )
 
 
 CRAFTED = {  # anchor text, P of the link, R of the page it points to
