@@ -26,6 +26,11 @@ class Accepted:
     priority: float
 
 
+def priority_of(accepted: Accepted | None) -> float:
+    """The priority of an accepted link; below every P when there is none yet."""
+    return accepted.priority if accepted else NONE_P
+
+
 class TabuList:
     """Objects with a remaining term; `tick` lowers every term by one and releases those at 0."""
 
@@ -63,22 +68,20 @@ class TraditionalTabu(Strategy):
 
     def select(self, frontier: Frontier) -> int | None:
         neighbours = frontier.queued_children(frontier.page_of(self.current))
+        best = priority_of(self.best_accepted)
         link = frontier.best_of(neighbours)
-        if link is not None and link in self.tabu and frontier.priority(link) <= self._best():
+        if link is not None and link in self.tabu and frontier.priority(link) <= best:
             link = frontier.best_of(neighbours, exclude=self.tabu.terms)
         if link is None:
             link = frontier.best()
         if link is None:
             return None
-        if frontier.priority(link) > self._best():
+        if frontier.priority(link) > best:
             self.best_accepted = Accepted(link, frontier.priority(link))
         self.tabu.tick()
         self.tabu.add(link)
         frontier.take(link)
         return link
-
-    def _best(self) -> float:
-        return self.best_accepted.priority if self.best_accepted else NONE_P
 
     def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         if page is not None:  # a failed fetch downloads nothing: the current solution stays
@@ -115,12 +118,12 @@ class ImprovedTabu(Strategy):
             g = candidates.pop(self.rng.randrange(len(candidates)))
             p = frontier.priority(g)
             if g in self.h1:
-                if p > self._hlink_priority():  # aspiration
+                if p > priority_of(self.hlink):  # aspiration
                     self.h1.remove(g)
                     self.hlink = Accepted(g, p)
                     return g
             elif p > self.plink.priority:
-                if p > self._hlink_priority():
+                if p > priority_of(self.hlink):
                     self.hlink = Accepted(g, p)
                 return g
         self.h1.add(self.plink.link)  # step 6
@@ -131,9 +134,6 @@ class ImprovedTabu(Strategy):
             g = frontier.best()
         self.h1.tick()  # step 7
         return g
-
-    def _hlink_priority(self) -> float:
-        return self.hlink.priority if self.hlink else NONE_P
 
     def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         priority = self._in_flight.pop(link, NONE_P)
