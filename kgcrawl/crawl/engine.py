@@ -151,7 +151,7 @@ class Engine:
         self.versions = recorded(meta)
         for version in self.versions:
             version.check(self.run_id)
-        self.crawl = Crawl(self.versions[0].settings(settings), random.Random(settings.crawl.seed))
+        self.crawl = Crawl(settings, random.Random(settings.crawl.seed))  # on versions[0]
         self.crawl.seed(list(settings.seeds))
         self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
