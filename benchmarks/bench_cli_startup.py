@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 
+from kgcrawl.cli import HEAVY_MODULES
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -24,19 +26,7 @@ def main() -> None:
         start = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
-    heavy_names = (
-        "numpy",
-        "scipy",
-        "owlready2",
-        "rdflib",
-        "jieba",
-        "lxml",
-        "trafilatura",
-        "falkordb",
-        "neo4j",
-        "matplotlib",
-    )
-    code = f"import sys, kgcrawl.cli; print(*[m for m in {heavy_names!r} if m in sys.modules])"
+    code = f"import sys, kgcrawl.cli; print(*[m for m in {HEAVY_MODULES!r} if m in sys.modules])"
     heavy = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True
     ).stdout.strip()

@@ -12,6 +12,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+# What importing this module must not load (tests/test_cli.py, benchmarks/bench_cli_startup.py).
+HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "trafilatura",
+                 "falkordb", "neo4j", "matplotlib", "requests")  # fmt: skip
+
 app = typer.Typer(
     help="Ontology-driven focused crawler that grows a domain knowledge graph.",
     no_args_is_help=True,

@@ -11,7 +11,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kgcrawl.cli import app
+from kgcrawl.cli import HEAVY_MODULES, app
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import write_ontology
 
@@ -94,20 +94,7 @@ def test_cli_import_loads_no_heavy_library() -> None:
     import subprocess
     import sys
 
-    heavy = (
-        "numpy",
-        "scipy",
-        "owlready2",
-        "rdflib",
-        "jieba",
-        "lxml",
-        "trafilatura",
-        "falkordb",
-        "neo4j",
-        "matplotlib",
-        "requests",
-    )
-    code = f"import sys, kgcrawl.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    code = f"import sys, kgcrawl.cli; print([m for m in {HEAVY_MODULES!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
