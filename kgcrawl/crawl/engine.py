@@ -236,15 +236,19 @@ class Engine:
         workers = self.settings.crawl.workers
         busy_hosts: set[str] = set()
         in_flight: dict[Future, int] = {}
-        labels = [c.all_labels() for c in self.crawl.topic.ontology.concepts.values()]
         self._analysers = ProcessPoolExecutor(
             max_workers=ANALYSER_PROCESSES,
             mp_context=multiprocessing.get_context("spawn"),  # never fork a threaded process
             initializer=init_analyser,
-            initargs=(labels,),
+            initargs=(self.crawl.matcher.words,),  # each analyser builds the crawl's matcher
         )
         list(self._analysers.map(int, range(ANALYSER_PROCESSES)))  # started by this thread
         with self._analysers, ThreadPoolExecutor(workers, thread_name_prefix="fetch") as pool:
+
+            def dispatch(link: int) -> None:
+                busy_hosts.add(self.crawl.host_of(link))
+                in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
+
             while not self._stop.is_set():
                 held: list[int] = []
                 while (
@@ -262,12 +266,9 @@ class Engine:
                         if len(held) > 4 * workers:
                             break
                         continue
-                    busy_hosts.add(host)
-                    in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
+                    dispatch(link)
                 if not in_flight and held:  # only pausing hosts are left: wait on the first
-                    link = held.pop(0)
-                    busy_hosts.add(self.crawl.host_of(link))
-                    in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
+                    dispatch(held.pop(0))
                 for link in held:
                     self.crawl.put_back(link)
                 if not in_flight:

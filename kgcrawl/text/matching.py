@@ -70,6 +70,7 @@ class TopicMatcher:
     def __init__(self, words: Sequence[Sequence[str]]) -> None:
         import jieba
 
+        self.words = [tuple(labels) for labels in words]  # what another process rebuilds it from
         self.n = len(words)
         add_user_words(label for labels in words for label in labels if _CJK.search(label))
         self._freq = jieba.dt.FREQ
