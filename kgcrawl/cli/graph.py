@@ -1,0 +1,95 @@
+"""`kgcrawl graph start|stop|status|sync` and `kgcrawl query`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from kgcrawl.cli.common import app, console, graph_app
+
+
+@graph_app.command("start")
+def graph_start() -> None:
+    """Start the embedded FalkorDB (data in <data>/graph/) and leave it running."""
+    from kgcrawl.graph.store import start_embedded
+
+    info, started = start_embedded()
+    state = "[green]started[/green]" if started else "already running:"
+    console.print(f"{state} FalkorDB pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})")
+
+
+@graph_app.command("stop")
+def graph_stop() -> None:
+    """Stop the embedded FalkorDB cleanly (its data is kept)."""
+    from kgcrawl.graph.server import stop
+
+    info = stop()
+    console.print(f"stopped FalkorDB pid {info.pid}" if info else "FalkorDB is not running")
+
+
+@graph_app.command("status")
+def graph_status() -> None:
+    """Say whether the embedded FalkorDB runs (exit code 1 when it does not)."""
+    from kgcrawl.graph.server import graph_folder, status
+
+    info = status()
+    if info is None:
+        console.print(f"FalkorDB is not running ({graph_folder()})")
+        raise typer.Exit(1)
+    state = "loading" if info.loading else "running"
+    console.print(f"FalkorDB {state}: pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})")
+
+
+@app.command("query")
+def query(
+    cypher: Annotated[str | None, typer.Argument(help="A Cypher statement.")] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="A parameter NAME=VALUE (JSON or text; repeatable)."),
+    ] = None,
+    saved: Annotated[
+        str | None, typer.Option("--saved", help="Run neo4j/queries/NAME.cypher instead.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON records.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
+    graph: Annotated[
+        str | None,
+        typer.Option("--graph", help="embedded (default), falkordb://, bolt://, neo4j:// URI."),
+    ] = None,
+) -> None:
+    """Run Cypher (or a saved query) against the knowledge graph and print the result."""
+    from kgcrawl.graph.queries import run_query
+    from kgcrawl.graph.view import result_csv, result_json, result_table
+
+    if as_json and as_csv:
+        raise typer.BadParameter("choose one of --json and --csv")
+    result = run_query(cypher, saved=saved, params=param or [], uri=graph)
+    if as_json:
+        sys.stdout.write(result_json(result) + "\n")
+    elif as_csv:
+        sys.stdout.write(result_csv(result))
+    else:
+        console.print(result_table(result, title=saved))
+
+
+@graph_app.command("sync")
+def graph_sync(
+    run_id: Annotated[str, typer.Argument(help="Run id.")],
+    graph: Annotated[
+        str | None, typer.Option("--graph", help="embedded, bolt://… or neo4j://…")
+    ] = None,
+) -> None:
+    """Bring the graph (--graph, else the run's own) to parity with a run's state (idempotent)."""
+    from kgcrawl.graph.sync import sync_graph
+
+    report = sync_graph(run_id, graph)
+    if report is None:
+        console.print("no graph configured (--graph none)")
+        return
+    console.print(
+        f"synced {run_id}: {report.pages} pages, {report.links} links, "
+        f"{report.mentions} mentions; created {report.nodes_created} nodes, "
+        f"{report.relationships_created} relationships"
+    )
