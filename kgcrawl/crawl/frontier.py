@@ -23,9 +23,9 @@ indexes from sorted arrays; links cross β both ways there (SPEC §4.5), and the
 pool becomes the top `discard_keep` of every unvisited link at or below β.
 **Interpretation**: a link a strategy promoted from the pool, or put back, stays
 in Q_wait until its P is next computed; seeds (no parent) keep P = 1 until they
-gain one. A page not yet in a PageRank solve counts as rank 1 (the mean of the
-(1 − d) + d·Σ form) over the current maximum; before the first solve every
-PR/max PR is 1.
+gain one. PR enters P on the scale `pagerank_scale` (scoring.priority.pagerank_term);
+a page not yet in a PageRank solve counts as rank 1 (the mean of the (1 − d) + d·Σ
+form), and before the first solve every page does.
 
 The crawl engine, for a page fetched from link l (AnchorScorer, CorpusStats and
 PageRankGraph from `kgcrawl.scoring`, `analysis` from `text.analysis`):
@@ -52,7 +52,7 @@ from collections.abc import Collection, Iterable
 
 import numpy as np
 
-from kgcrawl.scoring.priority import DEFAULT_R, priority
+from kgcrawl.scoring.priority import DEFAULT_R, pagerank_term, priority
 from kgcrawl.text.urls import host_of
 
 NEW, QUEUED, POOL, DROPPED, TAKEN, VISITED = range(6)
@@ -72,11 +72,13 @@ class Frontier:
         r: tuple[float, float, float] = DEFAULT_R,
         beta: float | None = 0.19,
         discard_keep: int = 200_000,
+        pagerank_scale: str = "percentile",
     ) -> None:
         """`beta=None`: no β filter, every link waits in Q_wait (BFS)."""
         self.r = r
         self.beta = beta
         self.discard_keep = discard_keep
+        self.pagerank_scale = pagerank_scale
         self._urls: list[str] = []
         self._ids: dict[str, int] = {}
         self._hosts: list[str] = []
@@ -100,15 +102,13 @@ class Frontier:
         self._e_anchor = np.zeros(capacity)
         self._more_edges: dict[int, list[int]] = {}
         self._children: list[list[int]] = []
-        self._pr = np.zeros(0)
-        self._pr_unsolved = 1.0
+        self._pr, self._pr_unsolved = pagerank_term(np.zeros(0), pagerank_scale)
         # Q_wait
         self._heap: list[tuple[float, int]] = []
         self._fifo: list[int] = []
         self._queue = np.zeros(capacity, dtype=np.int64)
         self._queued = 0
         self._host_queued: list[int] = []
-        self._host_links: dict[int, set[int]] = {}
         self._queued_hosts = 0
         # the discarded pool
         self._pool_size = 0
@@ -246,10 +246,6 @@ class Frontier:
         """How many hosts have links in Q_wait."""
         return self._queued_hosts
 
-    def queued_of_host(self, host: str) -> list[int]:
-        host_id = self._host_ids.get(host)
-        return sorted(self._host_links.get(host_id, ())) if host_id is not None else []
-
     def is_queued(self, link: int) -> bool:
         return self._state[link] == QUEUED
 
@@ -317,6 +313,20 @@ class Frontier:
                 if child != link:
                     seen.setdefault(child, None)
         return list(seen)
+
+    def pool_best(self) -> int | None:
+        """The highest-P link of the discarded pool: what a dry Q_wait falls back on (§5.1)."""
+        hosts = self._pool_hosts
+        while hosts:
+            key, host = hosts[0]
+            top = self._host_pool_top(host)
+            if top is None:
+                heapq.heappop(hosts)
+            elif top[0] != key:
+                heapq.heapreplace(hosts, (top[0], host))
+            else:
+                return top[1]
+        return None
 
     def pool_best_new_hosts(self, n: int) -> list[int]:
         """Up to n pool links, highest P first, one per host, of hosts with nothing in Q_wait.
@@ -386,9 +396,7 @@ class Frontier:
                 gc.enable()
 
     def _rescore(self, ranks: np.ndarray) -> None:
-        peak = float(ranks.max()) if len(ranks) else 1.0
-        self._pr = ranks / peak
-        self._pr_unsolved = 1.0 / peak
+        self._pr, self._pr_unsolved = pagerank_term(ranks, self.pagerank_scale)
         n, edges = self._size, self._edges
         pr = np.full(edges, self._pr_unsolved)
         e_page = self._e_page[:edges]
@@ -458,7 +466,6 @@ class Frontier:
         if self._host_queued[host] == 0:
             self._queued_hosts += 1
         self._host_queued[host] += 1
-        self._host_links.setdefault(host, set()).add(link)
         self._compact()
 
     def _to_pool(self, link: int) -> None:
@@ -503,7 +510,6 @@ class Frontier:
             self._host_queued[host] -= 1
             if self._host_queued[host] == 0:
                 self._queued_hosts -= 1
-            self._host_links[host].discard(link)
         elif state == POOL:
             self._pool_size -= 1
         self._state[link] = NEW
@@ -544,11 +550,6 @@ class Frontier:
         counts = np.bincount(host[queue], minlength=len(self._hosts))
         self._host_queued = counts.tolist()
         self._queued_hosts = int(np.count_nonzero(counts))
-        by_host = queue[np.argsort(host[queue], kind="stable")]
-        links = by_host.tolist()
-        self._host_links = {
-            int(host[links[start]]): set(links[start:end]) for start, end in _runs(host[by_host])
-        }
         self._rebuild_pool(pool)
 
     def _rebuild_pool(self, pool: np.ndarray) -> None:

@@ -22,7 +22,6 @@ its mean over the result sets, and its average rank the mean over the metrics.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -75,44 +74,6 @@ def recall(found: Collection[str], relevant: Collection[str]) -> float | None:
         return None
     relevant = relevant if isinstance(relevant, set | frozenset) else set(relevant)
     return sum(url in relevant for url in set(found)) / len(relevant)
-
-
-@dataclass(frozen=True)
-class Separation:
-    """How well "R(p) > α" picks the truly relevant pages out of those downloaded."""
-
-    alpha: float
-    above: int  # pages with R(p) > α
-    precision: float | None  # truly relevant among them; None when none is above
-    recall: float | None  # of the truly relevant pages; None when there is none
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision or 0.0, self.recall or 0.0
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-
-def separation(relevant: Sequence[float], irrelevant: Sequence[float], alpha: float) -> Separation:
-    """α as the sandbox's truth sees it, from R(p) of truly relevant and of irrelevant pages."""
-    return _separation(sorted(relevant), sorted(irrelevant), alpha)
-
-
-def best_separation(relevant: Sequence[float], irrelevant: Sequence[float]) -> Separation:
-    """The α of 0.00, 0.01, …, 0.99 with the best F1 (the smallest on a tie)."""
-    rel, irr = sorted(relevant), sorted(irrelevant)
-    candidates = [_separation(rel, irr, step / 100) for step in range(100)]
-    return max(candidates, key=lambda s: (s.f1, -s.alpha))
-
-
-def _separation(relevant: list[float], irrelevant: list[float], alpha: float) -> Separation:
-    hits = len(relevant) - bisect_right(relevant, alpha)
-    above = hits + len(irrelevant) - bisect_right(irrelevant, alpha)
-    return Separation(
-        alpha,
-        above,
-        hits / above if above else None,
-        hits / len(relevant) if relevant else None,
-    )
 
 
 @dataclass(frozen=True)

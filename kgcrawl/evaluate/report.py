@@ -38,11 +38,10 @@ from kgcrawl.evaluate.metrics import (
     HIGHER_IS_BETTER,
     EvaluationError,
     MetricsRow,
-    best_separation,
     final_rows,
     friedman_from_rows,
-    separation,
 )
+from kgcrawl.scoring.thresholds import best_separation, separation
 
 CSV_COLUMNS = tuple(f.name for f in fields(MetricsRow))
 PLOTTED = ("lp", "ac", "ar", "sd", "true_harvest", "recall")

@@ -1,12 +1,13 @@
 """Comprehensive priority P(l) of an unvisited link (Eq. 9 of the FCITS_OH paper, SPEC §4.5).
 
-P(l) = r1·mean_j PR(p_j) + r2·mean_j R(p_j) + r3·R(A_l) over the m parents p_j
-of l, PR divided by its current maximum. **Interpretation** (SPEC §4.5): with
-several parents the PR term is a mean, like the R term. The means come from
-running sums, so the frontier keeps three numbers per link and re-scores every
-link at once with the same function on arrays.
+P(l) = r1·mean_j PR'(p_j) + r2·mean_j R(p_j) + r3·R(A_l) over the m parents p_j
+of l, where PR' is the parents' PageRank put on a scale in [0, 1]
+(`pagerank_term`). **Interpretation** (SPEC §4.5): with several parents the PR
+term is a mean, like the R term. The means come from running sums, so the
+frontier keeps three numbers per link and re-scores every link at once with the
+same function on arrays.
 
->>> round(priority(1.5, 1.2, 2, 0.6), 4)   # PR (1.0, 0.5), R (0.8, 0.4), R(A) 0.6
+>>> round(priority(1.5, 1.2, 2, 0.6), 4)   # PR' (1.0, 0.5), R (0.8, 0.4), R(A) 0.6
 0.6825
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 DEFAULT_R = (0.55, 0.25, 0.20)
+PAGERANK_SCALES = ("percentile", "mean", "log", "max")
 
 
 def priority(
@@ -24,5 +26,45 @@ def priority(
     anchor_relevance: float | np.ndarray,
     r: tuple[float, float, float] = DEFAULT_R,
 ) -> float | np.ndarray:
-    """r1·(Σ PR/max PR)/m + r2·(Σ R)/m + r3·R(A_l), for one link or arrays of links.  # Eq. 9"""
+    """r1·(Σ PR')/m + r2·(Σ R)/m + r3·R(A_l), for one link or arrays of links.  # Eq. 9"""
     return r[0] * (sum_pr / parents) + r[1] * (sum_r / parents) + r[2] * anchor_relevance
+
+
+def pagerank_term(ranks: np.ndarray, scale: str = "percentile") -> tuple[np.ndarray, float]:
+    """PR of each downloaded page on Eq. 9's scale, and the value of a page not yet solved.
+
+    `ranks` are in the mean-1 form of scoring/pagerank.py; a page downloaded since
+    the last solve counts as rank 1 (the mean). Scales (SPEC §4.5 turn 2):
+    `percentile` — the share of pages ranked below (ties count half);
+    `mean` — PR / (PR + mean PR); `log` — log(1 + PR) / log(1 + max PR);
+    `max` — PR / max PR, the paper's reading, which leaves a median page ≈ 0.03.
+
+    >>> ranks = np.array([0.5, 1.0, 1.0, 1.5])
+    >>> terms, unsolved = pagerank_term(ranks, "percentile")
+    >>> terms.tolist(), unsolved
+    ([0.125, 0.5, 0.5, 0.875], 0.5)
+    >>> pagerank_term(ranks, "max")[0].tolist()
+    [0.3333333333333333, 0.6666666666666666, 0.6666666666666666, 1.0]
+    """
+    ranks = np.asarray(ranks, dtype=np.float64)
+    if not len(ranks):  # before the first solve every page counts as rank 1
+        return ranks.copy(), pagerank_term(np.ones(1), scale)[1]
+    if scale == "percentile":
+        ordered = np.sort(ranks)
+        n = len(ordered)
+
+        def share(values: np.ndarray) -> np.ndarray:
+            below = np.searchsorted(ordered, values, "left")
+            upto = np.searchsorted(ordered, values, "right")
+            return (below + upto) / (2 * n)
+
+        return share(ranks), float(share(np.array([1.0]))[0])
+    if scale == "mean":
+        mean = float(ranks.mean())
+        return ranks / (ranks + mean), 1.0 / (1.0 + mean)
+    peak = float(ranks.max())
+    if scale == "log":
+        return np.log1p(ranks) / np.log1p(peak), float(np.log1p(1.0) / np.log1p(peak))
+    if scale == "max":
+        return ranks / peak, 1.0 / peak
+    raise ValueError(f"unknown PageRank scale {scale!r} (known: {', '.join(PAGERANK_SCALES)})")

@@ -14,14 +14,12 @@ from kgcrawl.evaluate.metrics import (
     accuracy,
     average_ranks,
     average_relevance,
-    best_separation,
     final_rows,
     friedman_from_rows,
     friedman_ranks,
     recall,
     record_outcomes,
     relevance_sd,
-    separation,
     true_harvest,
 )
 
@@ -222,28 +220,3 @@ def test_record_outcomes_reads_downloaded_pages_of_a_run_log() -> None:
     ]
     assert rows[-1].ar == pytest.approx(2.2 / 3)
     assert final_rows(rows) == [rows[-1]]
-
-
-# ---- α against the truth ------------------------------------------------------------------
-
-RELEVANT_R = [0.5, 0.6, 0.7]
-IRRELEVANT_R = [0.2, 0.45, 0.65]
-
-
-def test_separation_counts_pages_strictly_above_alpha():
-    # α = 0.55: 0.6, 0.7 (relevant) and 0.65 (not) are above → precision 2/3, recall 2/3
-    s = separation(RELEVANT_R, IRRELEVANT_R, 0.55)
-    assert (s.above, s.precision, s.recall) == (3, pytest.approx(2 / 3), pytest.approx(2 / 3))
-    assert s.f1 == pytest.approx(2 / 3)
-    # α = 0.7: nothing is above it (strictly), so no precision and F1 0
-    top = separation(RELEVANT_R, IRRELEVANT_R, 0.7)
-    assert (top.above, top.precision, top.recall, top.f1) == (0, None, 0.0, 0.0)
-    assert separation([], IRRELEVANT_R, 0.3).recall is None
-
-
-def test_best_separation_is_the_smallest_alpha_of_the_best_f1():
-    # 0.45 ≤ α < 0.5 keeps the 3 relevant and 0.65: precision 3/4, recall 1, F1 6/7, the best
-    # (F1 is 2/3 below 0.2, 0.75 from 0.2, 2/3 from 0.5, 0.4 from 0.6, 1/2 from 0.65, 0 from 0.7)
-    best = best_separation(RELEVANT_R, IRRELEVANT_R)
-    assert best.alpha == 0.45
-    assert (best.above, best.f1) == (4, pytest.approx(6 / 7))
