@@ -24,12 +24,16 @@ class SettingsError(KgcrawlError):
     """A pipeline setting is wrong; the message names the key and the file."""
 
 
+AUTO = "auto"
+THRESHOLD_KEYS = ("relevance.alpha", "relevance.beta")  # a number in [0, 1], or "auto"
+
+
 @dataclass(frozen=True)
 class Relevance:
     """Scoring: thresholds (α, β), Eq. 9 weights r, PageRank ω and d, Eq. 1 k and τ, BM25."""
 
-    alpha: float = 0.70
-    beta: float = 0.19
+    alpha: float | str = AUTO  # a number, or "auto": calibrated per ontology (SPEC §4.6)
+    beta: float | str = AUTO
     r: tuple[float, float, float] = (0.55, 0.25, 0.20)
     omega: float = 0.6
     damping: float = 0.85
@@ -38,6 +42,20 @@ class Relevance:
     bm25_k: float = 2.0
     bm25_b: float = 0.75
     pagerank_every: int = 100
+    pagerank_scale: str = "percentile"  # Eq. 9's PR term (scoring.priority.pagerank_term)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How `alpha = "auto"` and `beta = "auto"` are found (SPEC §4.6, kgcrawl/calibrate.py)."""
+
+    positives: str = ""  # on-topic documents; "" = corpus/<domain> beside the pipelines
+    negatives: str = ""  # off-topic documents; "" = the shipped corpus/background
+    precision: float = 0.0  # 0: α of best F1; else the lowest α with at least this precision
+    beta_margin: float = 0.9  # β = r2 · α · margin
+    page_tokens: int = 600  # length of each composed page (calibrate.py says why)
+    share: float = 0.5  # a composed page is relevant when this share of it is on topic
+    pages: int = 400  # composed pages
 
 
 @dataclass(frozen=True)
@@ -131,6 +149,7 @@ class Settings:
     tabu: Tabu = field(default_factory=Tabu)
     annealing: Annealing = field(default_factory=Annealing)
     colony: Colony = field(default_factory=Colony)
+    calibration: Calibration = field(default_factory=Calibration)
     fetch: Fetch = field(default_factory=Fetch)
     graph: Graph = field(default_factory=Graph)
     source: Path | None = None
@@ -154,6 +173,7 @@ _SECTIONS: dict[str, type] = {
     "tabu": Tabu,
     "annealing": Annealing,
     "colony": Colony,
+    "calibration": Calibration,
     "fetch": Fetch,
     "graph": Graph,
 }
@@ -260,6 +280,10 @@ def _known_keys() -> dict[str, Any]:
 def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
     """Turn a TOML, environment or command-line value into the default's type."""
     try:
+        if key in THRESHOLD_KEYS:
+            if isinstance(value, str) and value.strip().lower() == AUTO:
+                return AUTO
+            like = 0.0
         if isinstance(like, tuple):
             items = value.split(",") if isinstance(value, str) else list(value)
             out = tuple(type(like[0])(float(x) if isinstance(like[0], float) else x) for x in items)
@@ -320,8 +344,25 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
 
     rel = settings.relevance
     for key, value in (("relevance.alpha", rel.alpha), ("relevance.beta", rel.beta)):
-        if not 0 <= value <= 1:
-            fail(key, f"must lie in [0, 1], got {value}")
+        if value != AUTO and not 0 <= value <= 1:
+            fail(key, f'must be "auto" or lie in [0, 1], got {value}')
+    from kgcrawl.scoring.priority import PAGERANK_SCALES
+
+    if rel.pagerank_scale not in PAGERANK_SCALES:
+        fail("relevance.pagerank_scale", f"must be one of {', '.join(PAGERANK_SCALES)}")
+    cal = settings.calibration
+    if not 0 <= cal.precision < 1:
+        fail("calibration.precision", f"must lie in [0, 1) (0 = best F1), got {cal.precision}")
+    if not 0 < cal.beta_margin <= 1:
+        fail("calibration.beta_margin", f"must lie in (0, 1], got {cal.beta_margin}")
+    if not 0 < cal.share < 1:
+        fail("calibration.share", f"must lie in (0, 1), got {cal.share}")
+    for key, count in (
+        ("calibration.page_tokens", cal.page_tokens),
+        ("calibration.pages", cal.pages),
+    ):
+        if count < 10:
+            fail(key, f"must be at least 10, got {count}")
     for key, vector in (("relevance.r", rel.r), ("relevance.k", rel.k)):
         if any(not 0 <= x <= 1 for x in vector):
             fail(key, f"every value must lie in [0, 1], got {list(vector)}")

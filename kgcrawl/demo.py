@@ -172,7 +172,11 @@ def _build(corpus: Path, base: Path, owl: Path, lattice: Path) -> BuildResult:
 
 
 def _crawl_settings(opts: DemoOptions, owl: Path) -> Settings:
-    """The pipeline's settings with the demo's ontology, strategy and budget; --set on top."""
+    """The pipeline's settings with the demo's ontology, strategy and budget; --set on top.
+
+    α and β are calibrated for the demo's own ontology (the FCA one just built).
+    """
+    from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings, parse_overrides
 
     demo = {
@@ -184,7 +188,7 @@ def _crawl_settings(opts: DemoOptions, owl: Path) -> Settings:
         "fetch.delay": 0,
         "graph.uri": "embedded",
     }
-    return load_settings(DOMAIN, demo | parse_overrides(list(opts.overrides)))
+    return resolve_thresholds(load_settings(DOMAIN, demo | parse_overrides(list(opts.overrides))))
 
 
 def _sandbox_request(opts: DemoOptions) -> CrawlRequest:

@@ -82,7 +82,15 @@ def crawl(
     on_progress: Callable[[Progress], None] | None = None,
     state: RunState | None = None,
 ) -> CrawlResult:
-    """Start (or, given its state, resume) a run and crawl until done or stopped."""
+    """Start (or, given its state, resume) a run and crawl until done or stopped.
+
+    A new run's `alpha = "auto"` / `beta = "auto"` are calibrated first (cached per
+    ontology), so the run records the numbers it used.
+    """
+    from kgcrawl.calibrate import resolve_thresholds
+
+    if state is None:
+        settings = resolve_thresholds(settings, _announce)
     with ExitStack() as stack:
         resolve = request.resolve
         if request.sandbox:
@@ -177,6 +185,10 @@ def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed
             sync_state(store, state)
     except GraphError as exc:
         _graph_behind(state, exc)
+
+
+def _announce(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def _graph_behind(state: RunState, error: Exception, doing: str = "") -> None:

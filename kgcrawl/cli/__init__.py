@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from kgcrawl.cli import crawl, evaluate, graph, ontology, pipeline, runs, sandbox  # noqa: F401
+from kgcrawl.cli import (  # noqa: F401
+    calibrate,
+    crawl,
+    evaluate,
+    graph,
+    ontology,
+    pipeline,
+    runs,
+    sandbox,
+)
 from kgcrawl.cli.common import app
 
 # What importing this module must not load (tests/test_cli.py, benchmarks/bench_cli_startup.py).

@@ -51,6 +51,7 @@ def crawl(
     set_: SetOption = None,
 ) -> None:
     """Crawl a domain (or resume a run) with a live display and a closing summary."""
+    from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings, parse_overrides
     from kgcrawl.crawl.view import crawl_summary, live_progress
     from kgcrawl.runner import CrawlRequest
@@ -83,15 +84,14 @@ def crawl(
                 f"--resume goes on with the run's own settings; drop {', '.join(given)} "
                 "(a resume takes only --resolve, --warc and --ontology)"
             )
+    else:
+        overrides = parse_overrides(set_ or [])
+        for key, value in (*settings_options.values(), ("ontology", request.ontology)):
+            if value is not None:
+                overrides[key] = value
+        if sandbox:
+            request.sandbox_seed = int(overrides.get("crawl.seed", 0))
+        settings = resolve_thresholds(load_settings(domain, overrides), console.print)
     with live_progress(console) as show:
-        if resume:
-            result = run_resume(resume, request, show)
-        else:
-            overrides = parse_overrides(set_ or [])
-            for key, value in (*settings_options.values(), ("ontology", request.ontology)):
-                if value is not None:
-                    overrides[key] = value
-            if sandbox:
-                request.sandbox_seed = int(overrides.get("crawl.seed", 0))
-            result = run_crawl(load_settings(domain, overrides), request, show)
+        result = run_resume(resume, request, show) if resume else run_crawl(settings, request, show)
     console.print(crawl_summary(result))

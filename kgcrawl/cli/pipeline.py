@@ -17,9 +17,11 @@ def pipeline_check(
     """Validate a pipeline and print every resolved setting with where it came from."""
     from rich.table import Table
 
+    from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings, parse_overrides
 
     settings = load_settings(domain_or_file, parse_overrides(set_ or []))
+    settings = resolve_thresholds(settings, compute=False)
     table = Table("setting", "value", "from", title=f"pipeline {settings.domain}")
     for key, value in settings.flat().items():
         table.add_row(key, str(value), settings.origins.get(key, "default"))

@@ -34,6 +34,7 @@ class Counters(CrawlCounters):
     """DP and LP (what strategies read), and every outcome folded in."""
 
     outcomes: int = 0
+    promoted: int = 0  # pool links promoted because Q_wait ran dry (SPEC §5.1 turn 2)
 
 
 class Crawl:
@@ -42,6 +43,11 @@ class Crawl:
     def __init__(self, settings: Settings, rng: random.Random) -> None:
         self.settings = settings
         rel = settings.relevance
+        if not all(isinstance(x, float | int) for x in (rel.alpha, rel.beta)):
+            raise ValueError(  # kgcrawl.calibrate.resolve_thresholds turns "auto" into numbers
+                f"relevance.alpha and relevance.beta must be numbers here, not "
+                f"{rel.alpha!r} and {rel.beta!r}: resolve the settings first"
+            )
         strategy_cls = strategy_class(settings.crawl.strategy)
         self.counters = Counters(max_pages=settings.crawl.max_pages)
         self.strategy = strategy_cls(settings, rng, self.counters)
@@ -49,11 +55,13 @@ class Crawl:
             r=rel.r,
             beta=rel.beta if strategy_cls.uses_beta else None,
             discard_keep=settings.crawl.discard_keep,
+            pagerank_scale=rel.pagerank_scale,
         )
         topic = self._topic_model(settings)
         self._use_topic(topic, CorpusStats.empty(len(topic.vector)), {})
         self.graph = PageRankGraph()
         self.fingerprints = Fingerprints()
+        self.relevances: list[float] = []  # R(p) of each page downloaded, in order
 
     def use_ontology(self, settings: Settings) -> None:
         """Go on with the ontology of `settings` (a new version, crawl/versions.py).
@@ -96,7 +104,19 @@ class Crawl:
         self.strategy.seed(self.frontier, canonical)
 
     def select(self) -> int | None:
-        return self.strategy.select(self.frontier)
+        """The strategy's next link; when Q_wait ran dry, the best pool link first joins it.
+
+        SPEC §5.1 (turn 2): a crawl ends at its budget, a signal, or when it knows
+        no unvisited link, never because no link cleared β. None only then.
+        """
+        link = self.strategy.select(self.frontier)
+        if link is None and self.frontier.queued_count() == 0:
+            promoted = self.frontier.pool_best()
+            if promoted is not None:
+                self.frontier.promote(promoted)
+                self.counters.promoted += 1
+                link = self.strategy.select(self.frontier)
+        return link
 
     def take(self, url: str) -> int:
         """Take a logged link out of Q_wait by URL (replaying a run that had several workers)."""
@@ -136,6 +156,7 @@ class Crawl:
         outcome.relevant = relevance > rel.alpha
         self.counters.dp += 1
         self.counters.lp += int(outcome.relevant)
+        self.relevances.append(relevance)
         self.fingerprints.add(outcome.content_hash, outcome.simhash, outcome.final_url)
 
         page = self.graph.add_page()

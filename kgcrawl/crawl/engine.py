@@ -72,6 +72,12 @@ class Progress:
         return self.dp / elapsed if elapsed > 0 else 0.0
 
 
+# Why a run ended (SPEC §5.1), as its state records it in meta["ended"].
+ENDED_BUDGET, ENDED_EXHAUSTED, ENDED_SIGNAL, ENDED_ERROR = (
+    "budget", "frontier exhausted", "signal", "error"
+)  # fmt: skip
+
+
 @dataclass
 class CrawlResult:
     run_id: str
@@ -79,12 +85,20 @@ class CrawlResult:
     lp: int
     outcomes: int
     seconds: float
-    stopped: bool  # by a signal, before max_pages or an empty frontier
+    ended: str  # ENDED_BUDGET, ENDED_EXHAUSTED or ENDED_SIGNAL
     state_path: Path
     max_pages: int = 0
+    alpha: float = 0.0
     queued: int = 0  # links left in Q_wait
     pooled: int = 0  # links left in the discarded pool (P ≤ β)
+    promoted: int = 0  # pool links promoted because Q_wait ran dry
+    relevances: list[float] = field(default_factory=list)  # R(p) of every page downloaded
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
+
+    @property
+    def stopped(self) -> bool:
+        """Stopped by a signal before its end: it can be resumed."""
+        return self.ended == ENDED_SIGNAL
 
 
 OnCommit = Callable[[list[Outcome]], None]
@@ -118,7 +132,6 @@ def start_run(
             "sandbox": sandbox,
             "warc_offset": 0,
             "started_at": int(time.time() * 1000),
-            "finished": False,
         },
     )
 
@@ -194,29 +207,43 @@ class Engine:
 
     def run(self) -> CrawlResult:
         start = time.monotonic()
-        with _signals_stop(self._stop):
-            if self.settings.crawl.workers == 1:
-                self._run_sequential()
-            else:
-                self._run_parallel()
-            self._checkpoint()
-        stopped = self._stop.is_set() and not self._done()
-        if not stopped:
-            self.state.set_meta({"finished": True})
+        self.state.set_meta({"ended": None})  # going on: no end yet (a resumed run had one)
+        try:
+            with _signals_stop(self._stop):
+                if self.settings.crawl.workers == 1:
+                    self._run_sequential()
+                else:
+                    self._run_parallel()
+                self._checkpoint()
+        except BaseException:
+            self.state.set_meta({"ended": ENDED_ERROR})
             self.state.checkpoint()
+            raise
+        if self._done():
+            ended = ENDED_BUDGET
+        elif self._stop.is_set():
+            ended = ENDED_SIGNAL
+        else:
+            ended = ENDED_EXHAUSTED
+        self.state.set_meta({"ended": ended})
+        self.state.checkpoint()
         if self.warc:
             self.warc.close()
+        counters = self.crawl.counters
         return CrawlResult(
             run_id=self.run_id,
-            dp=self.crawl.counters.dp,
-            lp=self.crawl.counters.lp,
+            dp=counters.dp,
+            lp=counters.lp,
             outcomes=self.progress.outcomes,
             seconds=time.monotonic() - start,
-            stopped=stopped,
+            ended=ended,
             state_path=self.state.path,
             max_pages=self.settings.crawl.max_pages,
+            alpha=float(self.settings.relevance.alpha),
             queued=self.crawl.frontier.queued_count(),
             pooled=self.crawl.frontier.pool_count(),
+            promoted=counters.promoted,
+            relevances=list(self.crawl.relevances),
             stage_seconds=dict(self.times.seconds),
         )
 

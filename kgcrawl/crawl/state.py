@@ -67,6 +67,20 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        # A run records why it ended (SPEC §5.1 turn 2) instead of a `finished` flag that
+        # could not tell a budget reached from a frontier that ran dry.
+        "0002_ended",
+        """
+        INSERT OR IGNORE INTO meta (key, value)
+        SELECT 'ended', CASE
+            WHEN CAST((SELECT value FROM meta WHERE key = 'dp') AS INTEGER) >= json_extract(
+                (SELECT value FROM meta WHERE key = 'settings'), '$."crawl.max_pages"')
+            THEN '"budget"' ELSE '"frontier exhausted"' END
+        FROM meta WHERE key = 'finished' AND value = 'true';
+        DELETE FROM meta WHERE key = 'finished'
+        """,
+    ),
 )
 
 

@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO
 
+import numpy as np
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from kgcrawl.crawl.engine import CrawlResult, Progress
+from kgcrawl.crawl.engine import ENDED_BUDGET, ENDED_SIGNAL, CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, runs_dir
 
 REFRESH_SECONDS = 0.25
@@ -43,17 +44,31 @@ def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
 
 
 def stop_reason(result: CrawlResult) -> str:
-    """Why the crawl ended, with what to do when it ran dry."""
-    if result.stopped:
+    """Why the crawl ended, with what to do next when there is something to do."""
+    if result.ended == ENDED_SIGNAL:
         return f"stopped by a signal; continue with `kgcrawl crawl --resume {result.run_id}`"
-    if result.dp >= result.max_pages:
-        return "page budget reached"
-    if result.pooled:
-        return (
-            f"Q_wait ran dry: no link left with P > β, {result.pooled} in the discarded pool "
-            "(a lower relevance.beta lets the crawl go on)"
+    promoted = (
+        f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
+        if result.promoted
+        else ""
+    )
+    if result.ended == ENDED_BUDGET:
+        return "page budget reached" + promoted
+    return "frontier exhausted: no unvisited link left" + promoted
+
+
+def relevance_line(result: CrawlResult) -> str:
+    """The R(p) distribution of the pages downloaded; what to do when none passed α."""
+    if not result.relevances:
+        return "no page downloaded"
+    p10, p50, p90 = np.percentile(result.relevances, [10, 50, 90])
+    line = f"R(p) of {len(result.relevances)} pages: p10 {p10:.3f}  p50 {p50:.3f}  p90 {p90:.3f}"
+    if result.lp == 0:
+        line += (
+            f"\nno page passed α = {result.alpha:.3f} (highest R(p) {max(result.relevances):.3f});"
+            " `kgcrawl calibrate DOMAIN` recalibrates α for the ontology"
         )
-    return "no links left to crawl"
+    return line
 
 
 def crawl_summary(result: CrawlResult) -> Table:
@@ -67,7 +82,7 @@ def crawl_summary(result: CrawlResult) -> Table:
         "pages/s",
         "state",
         title="crawl " + ("stopped" if result.stopped else "done"),
-        caption=stop_reason(result),
+        caption=stop_reason(result) + "\n" + relevance_line(result),
     )
     table.add_row(result.run_id, str(result.dp), str(result.lp),
                   f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
@@ -78,7 +93,7 @@ def crawl_summary(result: CrawlResult) -> Table:
 
 
 def runs_table() -> Table:
-    table = Table("run", "domain", "strategy", "pages", "relevant", "finished")
+    table = Table("run", "domain", "strategy", "pages", "relevant", "ended")
     for path in sorted(runs_dir().glob("*/state.sqlite")):
         state = RunState(path)
         meta = state.meta()
@@ -88,18 +103,25 @@ def runs_table() -> Table:
             meta["strategy"],
             str(meta.get("dp", 0)),
             str(meta.get("lp", 0)),
-            "yes" if meta.get("finished") else "no",
+            ended_text(meta),
         )
         state.close()
     return table
+
+
+def ended_text(meta: dict) -> str:
+    """How a run ended, from its state; a run without an end is going on or was killed."""
+    ended = meta.get("ended")
+    return ended if ended else "not ended (running, or killed: --resume goes on)"
 
 
 def run_details(run_id: str) -> Table:
     state = RunState.open(run_id)
     meta = state.meta()
     table = Table("key", "value", title=f"run {run_id}")
-    for key in ("domain", "strategy", "pipeline", "started_at", "finished", "dp", "lp", "warc"):
+    for key in ("domain", "strategy", "pipeline", "started_at", "dp", "lp", "warc"):
         table.add_row(key, str(meta.get(key)))
+    table.add_row("ended", ended_text(meta))
     for key, value in sorted(meta.get("overrides", {}).items()):
         table.add_row(f"set {key}", str(value))
     for version in meta.get("ontologies", []):

@@ -241,6 +241,7 @@ def evaluate(
     plan: EvaluationPlan, on_status: Callable[[CrawlStatus], None] | None = None
 ) -> EvaluationResult:
     """Run every strategy × repeat of the plan and write the report to `plan.out`."""
+    from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings
     from kgcrawl.evaluate.report import separation_markdown, write_report
 
@@ -249,6 +250,9 @@ def evaluate(
     strategies = strategy_names(plan.strategies)
     base = _overrides(plan)
     settings = load_settings(plan.domain, base)  # bad settings stop here, before any crawl
+    for name in strategies:  # calibrated once here (cached), so the crawls only read it
+        resolve_thresholds(replace(settings, crawl=replace(settings.crawl, strategy=name)))
+    settings = resolve_thresholds(settings)
     max_pages = plan.max_pages or settings.crawl.max_pages
     report_every = plan.report_every or settings.crawl.report_every
     alpha = settings.relevance.alpha
@@ -495,13 +499,14 @@ def _send(status: CrawlStatus) -> None:
 
 def run_job(job: Job) -> JobResult:
     """One crawl of the evaluation and its metrics (in a worker process)."""
+    from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings
     from kgcrawl.crawl.engine import start_run
     from kgcrawl.runner import CrawlRequest, crawl
 
     if _stopping is not None and _stopping.is_set():
         raise EvaluationError(f"{job.run_id}: the evaluation stopped before this crawl began")
-    settings = load_settings(job.pipeline, dict(job.overrides))
+    settings = resolve_thresholds(load_settings(job.pipeline, dict(job.overrides)))
     sandbox = {"seed": job.world[0], "size": job.world[1]} if job.world else None
     state = start_run(settings, run_id=job.run_id, sandbox=sandbox)
     status = CrawlStatus(job.index, job.label, job.max_pages, "crawling", pid=os.getpid())
