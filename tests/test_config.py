@@ -129,6 +129,16 @@ def test_bad_override_syntax() -> None:
         parse_overrides(["alpha"])
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("1.5", 'must be "auto" or lie in'), ("often", "could not convert"), ("nan", "finite")],
+)
+def test_threshold_is_auto_or_a_number_in_range(value: str, message: str) -> None:
+    assert load_settings("tourism", {"relevance.alpha": "AUTO"}).relevance.alpha == "auto"
+    with pytest.raises(SettingsError, match=message):
+        load_settings("tourism", {"relevance.alpha": value})
+
+
 def test_unknown_domain() -> None:
     with pytest.raises(SettingsError, match="no pipeline named so"):
         load_settings("no-such-domain")
@@ -139,10 +149,10 @@ def test_shipped_pipelines_have_paper_defaults(domain: str) -> None:
     settings = load_settings(domain)
     assert len(settings.seeds) == 30
     assert len({s for s in settings.seeds}) == 30
-    assert (settings.relevance.alpha, settings.relevance.beta) == {
-        "tourism": (0.70, 0.19),
-        "rainstorm": (0.62, 0.15),
-    }[domain]
+    # α and β are calibrated (SPEC §4.6 turn 2); the paper's values stay one --set away
+    assert (settings.relevance.alpha, settings.relevance.beta) == ("auto", "auto")
+    paper = load_settings(domain, {"relevance.alpha": "0.70", "relevance.beta": "0.19"})
+    assert (paper.relevance.alpha, paper.relevance.beta) == (0.70, 0.19)
     assert settings.relevance.r == (0.55, 0.25, 0.20)
     assert (settings.relevance.omega, settings.relevance.damping) == (0.6, 0.85)
     assert (settings.tabu.tenure, settings.tabu.host_tenure) == (5, 4)

@@ -63,7 +63,7 @@ def test_resume_after_sigkill_matches_an_uninterrupted_run(web, tmp_path) -> Non
     assert [o.url for o in runs.resumed] == [o.url for o in runs.uninterrupted]
     assert [o.seq for o in runs.resumed] == list(range(1, len(runs.resumed) + 1)), "counted twice"
     assert sum(o.downloaded for o in runs.resumed) == PAGES == runs.resumed_meta["dp"]
-    assert runs.resumed_meta["finished"] is True
+    assert runs.resumed_meta["ended"] == "budget"
 
 
 def test_traps_mirrors_and_session_ids(web, tmp_path, monkeypatch) -> None:

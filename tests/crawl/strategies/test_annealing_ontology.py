@@ -283,7 +283,7 @@ def test_crawls_the_sandbox_and_resumes_after_sigkill_on_the_same_sequence(tmp_p
         assert sum(o.downloaded for o in runs.uninterrupted) == PAGES, strategy
         assert [o.url for o in runs.resumed] == urls, f"{strategy}: same seed, other sequence"
         assert [o.seq for o in runs.resumed] == list(range(1, len(urls) + 1)), strategy
-        assert runs.resumed_meta["dp"] == PAGES and runs.resumed_meta["finished"] is True
+        assert runs.resumed_meta["dp"] == PAGES and runs.resumed_meta["ended"] == "budget"
     g, lg = ([o.url for o in results[s].uninterrupted] for s in strategies)
     assert g[:30] == lg[:30], "the seeds are probed first by both"
     assert g != lg, "the local filter changes what is probed"

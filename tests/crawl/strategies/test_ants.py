@@ -231,4 +231,4 @@ def test_crawls_the_sandbox_and_resumes_after_sigkill_on_the_same_sequence(tmp_p
     assert sum(o.downloaded for o in runs.uninterrupted) == PAGES
     assert [o.url for o in runs.resumed] == urls, "same seed, same sequence, killed or not"
     assert [o.seq for o in runs.resumed] == list(range(1, len(urls) + 1)), "none counted twice"
-    assert runs.resumed_meta["dp"] == PAGES and runs.resumed_meta["finished"] is True
+    assert runs.resumed_meta["dp"] == PAGES and runs.resumed_meta["ended"] == "budget"
