@@ -1,0 +1,164 @@
+"""Sequential crawls of the sandbox profiles with each page fetched once: the focus benchmarks.
+
+A crawl with one worker is `Crawl.select` → fetch and analyse → `Crawl.fold`, and
+the Outcome of a URL does not depend on the strategy that asked for it. So every
+crawl of one world and domain shares one cache of outcomes: the first crawl to
+select a URL fetches it from the real sandbox server (over loopback) and analyses
+it as the engine does; later crawls fold a copy in. The sequence of each crawl is
+then exactly the one `kgcrawl crawl --workers 1` gives (the engine's loop, minus
+the run log), at a fraction of the cost, which makes ablations over many
+strategies and settings affordable on two cores.
+
+Truth comes from the sandbox world itself (`World.truth`), never from the crawler.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from kgcrawl.calibrate import resolve_thresholds
+from kgcrawl.config import Settings, load_settings
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.fetch import Fetcher
+from kgcrawl.crawl.outcome import analyse_result
+from kgcrawl.crawl.state import Outcome
+from kgcrawl.runner import sandbox_process
+from kgcrawl.sandbox.world import World
+from kgcrawl.scoring.thresholds import best_separation, separation
+from kgcrawl.text.urls import canonical_url
+
+PROFILES = ("default", "sparse", "flat")
+DOMAINS = ("tourism", "rainstorm")
+MARKS = (500, 1000, 3000)
+
+
+@dataclass
+class CrawlFigures:
+    """One crawl of one world: what it found and how its own α judged it."""
+
+    label: str
+    dp: int
+    ended: str  # "budget" or "frontier exhausted"
+    promoted: int
+    harvest: dict[int, float]  # true harvest at each mark (of the pages it reached)
+    lp: int
+    f1: float  # "R(p) > α" against the truth
+    best_f1: float  # the best threshold's F1 on the same pages
+    best_alpha: float
+    alpha: float
+    seconds: float
+
+
+@dataclass
+class World1:
+    """A profile × domain: its server, its truth and the shared outcome cache."""
+
+    profile: str
+    domain: str
+    resolve: list[str]
+    world: World
+    cache: dict[str, Outcome] = field(default_factory=dict)
+    truth: dict[str, bool] = field(default_factory=dict)
+
+    def relevant(self, url: str) -> bool:
+        if url not in self.truth:
+            self.truth[url] = self.world.truth(url).relevant(self.domain)
+        return self.truth[url]
+
+
+@contextmanager
+def sandbox_world(profile: str, domain: str, seed: int = 0) -> Iterator[World1]:
+    with sandbox_process(seed, "default", profile=profile) as resolve:
+        yield World1(profile, domain, resolve, World(seed, "default", profile))
+
+
+def settings_for(domain: str, overrides: dict[str, str]) -> Settings:
+    base = {"fetch.delay": "0", "graph.uri": "none", "crawl.workers": "1"}
+    return resolve_thresholds(load_settings(domain, base | overrides))
+
+
+def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> CrawlFigures:
+    """One sequential crawl through the shared cache; figures against the world's truth."""
+    start = time.monotonic()
+    settings = _with_budget(settings, max_pages)
+    crawl = Crawl(settings, random.Random(settings.crawl.seed))
+    crawl.seed(list(settings.seeds))
+    fetcher = Fetcher(settings.fetch, parse_resolve(tuple(w.resolve)))
+    truths: list[bool] = []
+    relevances: list[float] = []
+    while crawl.counters.dp < max_pages:
+        link = crawl.select()
+        if link is None:
+            break
+        url = crawl.url_of(link)
+        if url not in w.cache:
+            w.cache[url] = analyse_result(url, fetcher.fetch(url), crawl.matcher)
+        outcome = copy.copy(w.cache[url])
+        crawl.fold(link, outcome)
+        if outcome.downloaded:
+            final = canonical_url(outcome.final_url) or outcome.final_url
+            truths.append(w.relevant(final))
+            relevances.append(outcome.relevance or 0.0)
+    dp = crawl.counters.dp
+    alpha = float(settings.relevance.alpha)
+    rel = [r for r, t in zip(relevances, truths, strict=True) if t]
+    irr = [r for r, t in zip(relevances, truths, strict=True) if not t]
+    best = best_separation(rel, irr)
+    cumulative = np.cumsum(truths) if truths else np.zeros(0)
+    return CrawlFigures(
+        label=label,
+        dp=dp,
+        ended="budget" if dp >= max_pages else "frontier exhausted",
+        promoted=crawl.counters.promoted,
+        harvest={m: float(cumulative[min(m, dp) - 1] / min(m, dp)) for m in MARKS if dp},
+        lp=crawl.counters.lp,
+        f1=separation(rel, irr, alpha).f1,
+        best_f1=best.f1,
+        best_alpha=best.alpha,
+        alpha=alpha,
+        seconds=time.monotonic() - start,
+    )
+
+
+def _with_budget(settings: Settings, max_pages: int) -> Settings:
+    return replace(settings, crawl=replace(settings.crawl, max_pages=max_pages))
+
+
+def cell(f: CrawlFigures, mark: int) -> str:
+    """True harvest at a mark, † when the crawl ended before it."""
+    if mark not in f.harvest:
+        return "-"
+    early = "†" if f.dp < mark else ""
+    return f"{f.harvest[mark]:.1%}{early}"
+
+
+def run_grid(
+    profile: str, domain: str, configs: list[tuple[str, dict[str, str]]], max_pages: int
+) -> list[tuple[str, str, CrawlFigures]]:
+    """Every (label, overrides) config on one world, sharing its outcome cache."""
+    out = []
+    with sandbox_world(profile, domain) as w:
+        for label, overrides in configs:
+            figures = run_crawl(w, settings_for(domain, overrides), label, max_pages)
+            out.append((profile, domain, figures))
+            print(f"{profile:8} {domain:9} {label:28} DP {figures.dp:5} "
+                  f"@1000 {cell(figures, 1000):>7} ({figures.seconds:.0f} s, "
+                  f"{len(w.cache)} cached)", flush=True)  # fmt: skip
+    return out
+
+
+def grid_jobs(configs, profiles, domains, max_pages, jobs: int):
+    """`run_grid` over every profile × domain, `jobs` worlds at a time."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    tasks = [(p, d, configs, max_pages) for p in profiles for d in domains]
+    with ProcessPoolExecutor(jobs) as pool:
+        return [row for rows in pool.map(run_grid, *zip(*tasks, strict=True)) for row in rows]
