@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import parse_qsl, urlencode
 
-from kgcrawl.sandbox.catalog import Alias, Host, Kind, Style
 from kgcrawl.sandbox.hazards import DEEP_SEGMENTS
+from kgcrawl.sandbox.hosts import Alias, Host, Kind, Style
 
 MAX_DEEP = 400
 PER_PAGE = 20  # entries on a list page

@@ -13,7 +13,7 @@ import requests
 from lxml import html as lxml_html
 from protego import Protego
 
-from kgcrawl.sandbox.catalog import Host, Kind
+from kgcrawl.sandbox.hosts import Host, Kind
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, LONG_CHAIN, OVERSIZED_BYTES, Hazard
 from kgcrawl.sandbox.lexicon import vocabulary
 from kgcrawl.sandbox.routes import PageType, Route

@@ -1,0 +1,39 @@
+"""The kinds of web a world can be (`--sandbox-profile`, SPEC §12 "Turn 2 — profiles").
+
+The crawler was tuned on one world and failed on others; each profile is a
+realistic web that reproduces one way it failed, so a fix can be measured:
+
+- default — the portal web of turn 1: Chinese and English topical portals,
+  news sites, forums, directories and link farms (`catalog.py`, `pages.py`).
+- sparse — an English academic web, like a university web crawled in 1997: a
+  few campus home pages every page links back to, most links dead, relevant
+  pages rare (≈ 5 %), on a few department hosts, 2–5 links from the seeds, with
+  anchors that are course codes and titles while URLs and the sentence around a
+  link name the topic (`campus.py`, `academic.py`).
+- flat — a Chinese portal web whose pages on a domain use only the few everyday
+  words of its narrow register (`lexicon.NARROW`), so a page names few distinct
+  concepts; tunnels as in the default web.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kgcrawl.sandbox.catalog import ENGLISH_RATE
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How a profile's world differs from the default one."""
+
+    name: str
+    academic: bool = False  # an academic web (campus.py, academic.py) instead of a portal web
+    english: float = ENGLISH_RATE  # share of a portal web's generated hosts written in English
+    register: str = "full"  # part of the domain lexicons pages draw on: "full" or "narrow"
+
+
+PROFILES: tuple[str, ...] = ("default", "flat")
+SETTINGS: dict[str, Profile] = {
+    "default": Profile("default"),
+    "flat": Profile("flat", english=0.0, register="narrow"),
+}
