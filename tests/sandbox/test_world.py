@@ -19,8 +19,8 @@ from kgcrawl.sandbox.heads import mix, spread
 from kgcrawl.sandbox.hosts import Kind
 from kgcrawl.sandbox.manifest import bfs, link_locality, world_info
 from kgcrawl.sandbox.routes import PageType, Route
-from kgcrawl.sandbox.truth import RELEVANT_SHARE
 from kgcrawl.sandbox.seeds import SEEDS
+from kgcrawl.sandbox.truth import RELEVANT_SHARE
 from kgcrawl.sandbox.world import SandboxError, World
 
 PIPELINES = Path(__file__).resolve().parents[2] / "pipelines"
