@@ -28,6 +28,7 @@ from kgcrawl.sandbox.lexicon import (
     companion,
     filler,
 )
+from kgcrawl.sandbox.profiles import SETTINGS, Profile
 from kgcrawl.sandbox.rng import stream
 from kgcrawl.sandbox.seeds import SEED_ROLES, SEEDS, seed_hosts
 
@@ -78,7 +79,6 @@ _HAZARD_RATES = {
     Hazard.DOWN: 0.01,
 }
 _GBK_RATE = 0.15  # of Chinese generated hosts, split over the three declarations
-ENGLISH_RATE = 0.25  # of generated hosts, in the default profile
 _CHANNEL_SIZES = {  # articles per channel at article_scale 1
     Kind.PORTAL: (40, 120),
     Kind.NEWS: (30, 100),
@@ -186,8 +186,10 @@ def _channels(
     extra: tuple[str, ...],
     lang: str,
     scale: float,
+    mixed: int = 0,
 ) -> tuple[Channel, ...]:
-    """Channels of a host: main-topic channels, the given extras, sometimes a stray one."""
+    """Channels of a host: main-topic channels, the given extras, sometimes a stray one, and
+    `mixed` general-interest ones (news, sports, finance … beside a portal's travel section)."""
     name_at = 1 if lang == "zh" else 2
     if kind is Kind.DIRECTORY:  # sizes are filled in once every host is known
         return tuple(Channel(t, t, CHANNELS[t][0][name_at], 0) for t in TOPICS)
@@ -206,6 +208,10 @@ def _channels(
         topics = [topic] * rng.randint(*main)
         if kind is not Kind.SITE or rng.random() < 0.4:
             topics.append(companion(rng, topic))
+        if mixed:
+            general = [t for t in OFF_TOPICS if t != topic]
+            topics += rng.sample(general, min(mixed, len(general)))
+            rng.shuffle(topics)  # the host's own section is one among many in its nav
     used: set[str] = set()
     channels = []
     for t in [*topics, *extra]:
@@ -274,9 +280,9 @@ def _hazards(rng: random.Random, kind: Kind, lang: str) -> frozenset[Hazard]:
     return frozenset(found)
 
 
-def build_catalog(seed: int, size: str, english: float = ENGLISH_RATE) -> Catalog:
-    """The world's hosts: the seed hosts with their roles, then generated ones; `english` of
-    the generated hosts write English."""
+def build_catalog(seed: int, size: str, profile: Profile = SETTINGS["default"]) -> Catalog:
+    """The world's hosts: the seed hosts with their roles, then generated ones (the profile's
+    share of them in English, each with the profile's general-interest channels)."""
     sizing = SIZES[size]
     rng = stream(seed, "catalog", size)
     catalog = Catalog()
@@ -298,7 +304,13 @@ def build_catalog(seed: int, size: str, english: float = ENGLISH_RATE) -> Catalo
                 scheme=scheme,
                 style=_style(rng, role.kind, "zh"),
                 channels=_channels(
-                    rng, role.kind, role.topic, role.extra, "zh", sizing.article_scale
+                    rng,
+                    role.kind,
+                    role.topic,
+                    role.extra,
+                    "zh",
+                    sizing.article_scale,
+                    profile.mixed,
                 ),
                 hazards=frozenset(role.hazards),
                 aliases=role.aliases,
@@ -306,7 +318,7 @@ def build_catalog(seed: int, size: str, english: float = ENGLISH_RATE) -> Catalo
             )
         )
 
-    _add_tunnels(rng, catalog, sizing, english)
+    _add_tunnels(rng, catalog, sizing, profile.english)
     generated = sizing.hosts - len(hosts)
     # One host of each whole-host hazard and of the rarer kinds, so every world has them.
     forced = [(Kind.SITE, {Hazard.DOWN}), (Kind.SITE, {Hazard.ROBOTS_ERROR}), (Kind.MIRROR, set())]
@@ -314,7 +326,7 @@ def build_catalog(seed: int, size: str, english: float = ENGLISH_RATE) -> Catalo
     forced += [(Kind.LINKFARM, None), (Kind.SITE, {Hazard.CRAWL_DELAY})]
     for i in range(max(generated, len(forced))):
         kind, hazards = forced[i] if i < len(forced) else (_weighted(rng, _KIND_WEIGHTS), None)
-        add(_generated_host(rng, kind, hazards, hosts, sizing, english))
+        add(_generated_host(rng, kind, hazards, hosts, sizing, profile))
     for host in [h for h in hosts.values() if h.kind is Kind.DIRECTORY]:
         channels = tuple(
             replace(ch, size=len(directory_listing(hosts, ch.topic))) for ch in host.channels
@@ -339,9 +351,9 @@ def _generated_host(
     hazards: set[Hazard] | None,
     hosts: dict[str, Host],
     sizing: SizeProfile,
-    english: float,
+    profile: Profile,
 ) -> Host:
-    lang = "en" if rng.random() < english else "zh"
+    lang = "en" if rng.random() < profile.english else "zh"
     scheme = rng.choice(("http", "http", "https"))
     base_id = 100000 + rng.randrange(0, 800000, 1000)
     if kind in (Kind.MIRROR, Kind.MOVED):
@@ -371,7 +383,7 @@ def _generated_host(
     topic = (
         None
         if kind in (Kind.NEWS, Kind.DIRECTORY, Kind.LINKFARM)
-        else _weighted(rng, _TOPIC_WEIGHTS)
+        else _weighted(rng, _TOPIC_WEIGHTS | dict(profile.topic_weights))
     )
     found = frozenset(hazards) if hazards is not None else _hazards(rng, kind, lang)
     if lang == "en":
@@ -384,7 +396,7 @@ def _generated_host(
         title=_title(rng, topic, lang),
         scheme=scheme,
         style=_style(rng, kind, lang),
-        channels=_channels(rng, kind, topic, (), lang, sizing.article_scale),
+        channels=_channels(rng, kind, topic, (), lang, sizing.article_scale, profile.mixed),
         hazards=found,
         base_id=base_id,
     )

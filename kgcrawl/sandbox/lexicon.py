@@ -203,11 +203,13 @@ assembly_line spinning
 # and 客栈 rather than the trade's terms) — so its pages name few distinct things.
 NARROW: dict[str, dict[str, str]] = {
     "tourism": {
-        "zh": "旅游 景区 游客 打卡 网红景点 民宿 客栈 宾馆 自驾游 出游 踏青 美景 风光 攻略",
+        "zh": """旅游 景区 游客 打卡 网红景点 民宿 客栈 宾馆 酒店 门票 自驾游 出游 踏青 美景 风光
+        攻略 古镇 一日游 跟团游 导游""",
         "en": "travel trip hotel tourist homestay inn sightseeing scenery day_trip road_trip",
     },
     "rainstorm": {
-        "zh": "暴雨 强降雨 强降水 洪涝 内涝 积水 山洪 汛情 雨情 险情 受灾 转移群众",
+        "zh": """暴雨 强降雨 强降水 洪水 洪涝 内涝 积水 山洪 滑坡 泥石流 汛期 汛情 雨情 险情 受灾
+        灾情 转移群众 救援 水位 预警""",
         "en": "rainstorm downpour flooding heavy_rain waterlogging flash_flood evacuation",
     },
 }

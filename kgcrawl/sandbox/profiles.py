@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kgcrawl.sandbox.catalog import ENGLISH_RATE
-
 
 @dataclass(frozen=True)
 class Profile:
@@ -28,12 +26,21 @@ class Profile:
 
     name: str
     academic: bool = False  # an academic web (campus.py, academic.py) instead of a portal web
-    english: float = ENGLISH_RATE  # share of a portal web's generated hosts written in English
+    english: float = 0.25  # share of a portal web's generated hosts written in English
     register: str = "full"  # part of the domain lexicons pages draw on: "full" or "narrow"
+    mixed: int = 0  # general-interest channels added to every portal-web host beside its own
+    topic_weights: tuple[tuple[str, int], ...] = ()  # main topics of generated hosts, if not
+    # catalog.py's (where tourism is twice as common as any off-topic theme)
 
 
 PROFILES: tuple[str, ...] = ("default", "flat")
 SETTINGS: dict[str, Profile] = {
     "default": Profile("default"),
-    "flat": Profile("flat", english=0.0, register="narrow"),
+    "flat": Profile(
+        "flat",
+        english=0.0,
+        register="narrow",
+        mixed=8,
+        topic_weights=(("tourism", 8), ("rainstorm", 8)),
+    ),
 }

@@ -124,7 +124,7 @@ class World:
         self.seed = seed
         self.size = size
         self.profile = SETTINGS[profile]
-        catalog = build_catalog(seed, size, self.profile.english)
+        catalog = build_catalog(seed, size, self.profile)
         self.hosts: dict[str, Host] = catalog.hosts
         self.tunnels: tuple[Tunnel, ...] = tuple(catalog.tunnels)
         self.index = HostIndex.build(self.hosts, self.tunnels)
