@@ -73,7 +73,8 @@ class Host:
     style: Style
     channels: tuple[Channel, ...]
     hazards: frozenset[Hazard] = frozenset()
-    source: str | None = None  # mirror: the copied host; moved: the new host
+    source: str | None = None  # mirror: the copied host; moved: the new host; department: its
+    # university
     hidden: bool = False  # member of a tunnel cluster or a bridge
     aliases: tuple[Alias, ...] = ()
     base_id: int = 100000  # public article ids start here

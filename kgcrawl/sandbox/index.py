@@ -12,7 +12,7 @@ from kgcrawl.sandbox.catalog import directory_listing
 from kgcrawl.sandbox.hosts import Host, Kind, Tunnel
 from kgcrawl.sandbox.lexicon import TOPICS
 
-CONTENT_KINDS = (Kind.PORTAL, Kind.NEWS, Kind.SITE, Kind.FORUM, Kind.GOV)
+CONTENT_KINDS = (Kind.PORTAL, Kind.NEWS, Kind.SITE, Kind.FORUM, Kind.GOV, Kind.DEPARTMENT)
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,8 @@ class HostIndex:
     entries: dict[tuple[str, int, int], Tunnel]  # (host, channel, article) → tunnel it enters
     bridges: dict[str, Tunnel]
     clusters: dict[str, Tunnel]
+    universities: tuple[str, ...]  # academic webs: the hubs
+    members: dict[str, tuple[str, ...]]  # university → its departments
 
     @classmethod
     def build(cls, hosts: dict[str, Host], tunnels: tuple[Tunnel, ...]) -> HostIndex:
@@ -55,4 +57,12 @@ class HostIndex:
             entries={(t.entry_host, t.entry_channel, t.entry_article): t for t in tunnels},
             bridges={t.bridge: t for t in tunnels if t.bridge},
             clusters={name: t for t in tunnels for name in t.cluster},
+            universities=tuple(h.name for h in visible if h.kind is Kind.UNIVERSITY),
+            members={
+                u.name: tuple(
+                    h.name for h in visible if h.kind is Kind.DEPARTMENT and h.source == u.name
+                )
+                for u in visible
+                if u.kind is Kind.UNIVERSITY
+            },
         )

@@ -33,9 +33,10 @@ class Profile:
     # catalog.py's (where tourism is twice as common as any off-topic theme)
 
 
-PROFILES: tuple[str, ...] = ("default", "flat")
+PROFILES: tuple[str, ...] = ("default", "sparse", "flat")
 SETTINGS: dict[str, Profile] = {
     "default": Profile("default"),
+    "sparse": Profile("sparse", academic=True),
     "flat": Profile(
         "flat",
         english=0.0,

@@ -42,11 +42,12 @@ class Link:
 class Section:
     """One block of a page body."""
 
-    kind: str  # text | links | table | posts | figure | pager | events | listing
+    kind: str  # text | links | table | posts | figure | pager | events | listing | prose
     heading: str = ""
     links: list[Link] = field(default_factory=list)
     count: int = 0  # paragraphs, rows, posts
-    notes: list[str] = field(default_factory=list)  # dates or one-line descriptions per link
+    notes: list[str] = field(default_factory=list)  # per link: a date, a description, or
+    # (prose) the sentence the link sits in, "{}" marking its place
 
 
 @dataclass
@@ -278,6 +279,12 @@ def _section(out: _Out, w: Writer, section: Section, rng: random.Random) -> None
             extra = f" <span>{html.escape(note)}</span>" if note else ""
             out.add("<li>", _a(link, m), extra, out.close("li"), "\n")
         out.add("</ul>\n")
+        return
+    if kind == "prose":
+        for link, sentence in zip(section.links, section.notes, strict=True):
+            before, _, after = sentence.partition("{}")
+            out.add("<p>", html.escape(before), _a(link, m), html.escape(after))
+            out.add(out.close("p"), "\n")
         return
     if kind == "table":
         cols = rng.randint(3, 5)

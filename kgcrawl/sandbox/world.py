@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.sandbox.academic import AcademicBuilder
+from kgcrawl.sandbox.campus import build_campus
 from kgcrawl.sandbox.catalog import SIZES, build_catalog
 from kgcrawl.sandbox.hazard_urls import hazard_urls
 from kgcrawl.sandbox.hazards import (
@@ -124,7 +126,10 @@ class World:
         self.seed = seed
         self.size = size
         self.profile = SETTINGS[profile]
-        catalog = build_catalog(seed, size, self.profile)
+        if self.profile.academic:
+            catalog = build_campus(seed, size)
+        else:
+            catalog = build_catalog(seed, size, self.profile)
         self.hosts: dict[str, Host] = catalog.hosts
         self.tunnels: tuple[Tunnel, ...] = tuple(catalog.tunnels)
         self.index = HostIndex.build(self.hosts, self.tunnels)
@@ -373,4 +378,5 @@ class World:
         return Reply(200, headers, stream=chunks, length=length, slow=slow)
 
     def _plan(self, r: Resolved) -> Plan:
-        return PageBuilder(self, r).build()
+        builder = AcademicBuilder if self.profile.academic else PageBuilder
+        return builder(self, r).build()
