@@ -27,8 +27,8 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-from kgcrawl.sandbox.catalog import Kind
 from kgcrawl.sandbox.hazards import Hazard
+from kgcrawl.sandbox.hosts import Kind
 from kgcrawl.sandbox.routes import PageType, Route, list_pages
 from kgcrawl.sandbox.world import World
 

@@ -36,12 +36,16 @@ class SandboxStartError(KgcrawlError):
 
 @contextmanager
 def sandbox_process(
-    seed: int = 0, size: str = "default", slow_delay: float = 0.5, hang: float = 30.0
+    seed: int = 0,
+    size: str = "default",
+    slow_delay: float = 0.5,
+    hang: float = 30.0,
+    profile: str = "default",
 ) -> Iterator[list[str]]:
     """`kgcrawl sandbox serve` in a child process (its own core); yields the --resolve list."""
     command = [sys.executable, "-m", "kgcrawl", "sandbox", "serve", "--port", "0",
-               "--seed", str(seed), "--size", size, "--slow-delay", str(slow_delay),
-               "--hang", str(hang)]  # fmt: skip
+               "--seed", str(seed), "--size", size, "--profile", profile,
+               "--slow-delay", str(slow_delay), "--hang", str(hang)]  # fmt: skip
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
     )
@@ -71,6 +75,7 @@ class CrawlRequest:
     sandbox: bool = False
     sandbox_seed: int = 0
     sandbox_size: str = "default"
+    sandbox_profile: str = "default"
     warc: Path | None = None
     run_id: str | None = None
     ontology: Path | None = None  # resume: go on with this ontology version
@@ -94,14 +99,14 @@ def crawl(
     with ExitStack() as stack:
         resolve = request.resolve
         if request.sandbox:
-            resolve = (*stack.enter_context(
-                sandbox_process(request.sandbox_seed, request.sandbox_size)), *resolve)  # fmt: skip
+            server = sandbox_process(request.sandbox_seed, request.sandbox_size,
+                                     profile=request.sandbox_profile)  # fmt: skip
+            resolve = (*stack.enter_context(server), *resolve)
         if state is None:
-            sandbox = (
-                {"seed": request.sandbox_seed, "size": request.sandbox_size}
-                if request.sandbox
-                else None
-            )
+            sandbox = None
+            if request.sandbox:
+                sandbox = {"seed": request.sandbox_seed, "size": request.sandbox_size,
+                           "profile": request.sandbox_profile}  # fmt: skip
             state = start_run(settings, resolve=request.resolve, run_id=request.run_id,
                               warc=request.warc, sandbox=sandbox)  # fmt: skip
         stack.callback(state.close)
@@ -129,6 +134,7 @@ def resume(run_id: str, request: CrawlRequest, on_progress=None) -> CrawlResult:
         request.sandbox = True
         request.sandbox_seed = meta["sandbox"]["seed"]
         request.sandbox_size = meta["sandbox"]["size"]
+        request.sandbox_profile = meta["sandbox"].get("profile", "default")  # older runs: default
     if meta.get("warc"):
         request.warc = Path(meta["warc"])
     if request.ontology is not None:

@@ -32,6 +32,13 @@ def crawl(
     sandbox_size: Annotated[
         str, typer.Option("--sandbox-size", help="small|default|large.")
     ] = "default",
+    sandbox_profile: Annotated[
+        str,
+        typer.Option(
+            "--sandbox-profile",
+            help="default|sparse|flat: the kind of sandbox web (SPEC §12).",
+        ),
+    ] = "default",
     resume: Annotated[
         str | None, typer.Option("--resume", help="Continue the run with this id.")
     ] = None,
@@ -62,6 +69,7 @@ def crawl(
         resolve=tuple(resolve or ()),
         sandbox=sandbox,
         sandbox_size=sandbox_size,
+        sandbox_profile=sandbox_profile,
         warc=warc,
         run_id=run_id,
         ontology=ontology.resolve() if ontology else None,
@@ -79,6 +87,7 @@ def crawl(
     if resume:
         given = [option for option, (_, v) in settings_options.items() if v is not None]
         given += ["--set"] * bool(set_) + ["--run-id"] * bool(run_id) + ["--sandbox"] * sandbox
+        given += ["--sandbox-profile"] * (sandbox_profile != "default")
         if given:
             raise typer.BadParameter(
                 f"--resume goes on with the run's own settings; drop {', '.join(given)} "

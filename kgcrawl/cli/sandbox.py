@@ -14,6 +14,12 @@ SandboxSeed = Annotated[int, typer.Option("--seed", help="World seed.")]
 SandboxSize = Annotated[
     str, typer.Option("--size", help="World size: small (~100 hosts), default (~300), large.")
 ]
+SandboxProfile = Annotated[
+    str,
+    typer.Option(
+        "--profile", help="Kind of web: default (portals), sparse (academic, English), flat."
+    ),
+]
 
 
 @sandbox_app.command("serve")
@@ -21,6 +27,7 @@ def sandbox_serve(
     seed: SandboxSeed = 0,
     port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 = any free).")] = 0,
     size: SandboxSize = "default",
+    profile: SandboxProfile = "default",
     slow_delay: Annotated[
         float, typer.Option("--slow-delay", help="Seconds slow hosts wait before answering.")
     ] = 0.5,
@@ -32,11 +39,12 @@ def sandbox_serve(
     from kgcrawl.sandbox.server import serve
     from kgcrawl.sandbox.world import World
 
-    world = World(seed, size)
+    world = World(seed, size, profile)
 
     def ready(server) -> None:
         hosts = len(world.hosts)
-        console.print(f"sandbox seed={seed} size={size} ({hosts} hosts) on {server.base_url}")
+        about = f"seed={seed} size={size} profile={profile} ({hosts} hosts)"
+        console.print(f"sandbox {about} on {server.base_url}")
         console.print(f"--resolve '{server.resolve[0]}'", highlight=False)
         sys.stdout.flush()
 
@@ -48,6 +56,7 @@ def sandbox_truth(
     urls: Annotated[list[str], typer.Argument(help="URLs of the sandbox web.")],
     seed: SandboxSeed = 0,
     size: SandboxSize = "default",
+    profile: SandboxProfile = "default",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print each URL's ground truth: status, labels per domain, topic shares."""
@@ -57,7 +66,7 @@ def sandbox_truth(
     from kgcrawl.sandbox.view import truth_table
     from kgcrawl.sandbox.world import World
 
-    world = World(seed, size)
+    world = World(seed, size, profile)
     truths = [world.truth(url) for url in urls]
     if as_json:
         data = [t.to_dict(DOMAIN_TOPICS) for t in truths]
@@ -69,17 +78,24 @@ def sandbox_truth(
 @sandbox_app.command("manifest")
 def sandbox_manifest(
     domain: Annotated[str, typer.Option("--domain", help="tourism or rainstorm.")],
-    out: Annotated[Path, typer.Option("--out", help="Output file, .csv or .json.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", help="Output file: .csv, .json, or .jsonl (url and label: the --truth format)."
+        ),
+    ],
     max_pages: Annotated[int, typer.Option("--max-pages", help="Pages to list.")] = 15000,
     seed: SandboxSeed = 0,
     size: SandboxSize = "default",
+    profile: SandboxProfile = "default",
 ) -> None:
     """Write the pages reachable from the domain's seeds (BFS, up to N) with their labels."""
     from kgcrawl.sandbox.manifest import bfs, write_manifest
     from kgcrawl.sandbox.world import World
 
-    rows = bfs(World(seed, size), domain, max_pages)
-    meta = {"domain": domain, "seed": seed, "size": size, "max_pages": max_pages}
+    rows = bfs(World(seed, size, profile), domain, max_pages)
+    meta = {"domain": domain, "seed": seed, "size": size, "profile": profile}
+    meta["max_pages"] = max_pages
     write_manifest(rows, out, meta)
     relevant = sum(r.relevant for r in rows)
     console.print(f"{out}: {len(rows)} pages, {relevant} relevant to {domain}", soft_wrap=True)
@@ -89,6 +105,7 @@ def sandbox_manifest(
 def sandbox_info(
     seed: SandboxSeed = 0,
     size: SandboxSize = "default",
+    profile: SandboxProfile = "default",
     bfs_pages: Annotated[
         int, typer.Option("--bfs-pages", help="Pages of the per-domain BFS sample (0 = none).")
     ] = 1000,
@@ -101,7 +118,7 @@ def sandbox_info(
     from kgcrawl.sandbox.view import info_table
     from kgcrawl.sandbox.world import World
 
-    info = world_info(World(seed, size), bfs_pages)
+    info = world_info(World(seed, size, profile), bfs_pages)
     if as_json:
         sys.stdout.write(json.dumps(info, ensure_ascii=False, indent=1) + "\n")
     else:

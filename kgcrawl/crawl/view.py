@@ -160,7 +160,7 @@ def _truth_lookup(meta: dict) -> Callable[[str], bool | None] | None:
         return None
     from kgcrawl.sandbox.world import World
 
-    world = World(sandbox["seed"], sandbox["size"])
+    world = World(sandbox["seed"], sandbox["size"], sandbox.get("profile", "default"))
     domain = meta["domain"]
 
     def lookup(url: str) -> bool | None:

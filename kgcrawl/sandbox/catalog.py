@@ -1,11 +1,9 @@
-"""The hosts of a sandbox world: names, kinds, channels, hazards, tunnels.
+"""The hosts of a portal web (the default and flat profiles): kinds, channels, hazards, tunnels.
 
 The catalogue is the only part of a world computed up front (a few hundred
 records); pages are generated on request from it. It holds every host of the
-papers' seed tables (`SEEDS`, identical to `pipelines/*.toml`) with a role
-chosen to resemble the real site — tourism portals, weather bureaus, a textile
-company among the tourism seeds as in the paper — plus generated hosts up to
-the world's size, drawn from the world seed.
+papers' seed tables (`seeds.SEEDS`) in its role (`seeds.SEED_ROLES`), plus
+generated hosts up to the world's size, drawn from the world seed.
 
 Tunnels: each is a small cluster of hidden hosts of a domain topic that no
 directory, friend link, mirror or other page links to, except one off-topic
@@ -16,103 +14,23 @@ or two off-topic pages.
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from functools import lru_cache
 
 from kgcrawl.sandbox.hazards import GBK_HAZARDS, Hazard
+from kgcrawl.sandbox.hosts import LINKFARM_TOPIC, Channel, Host, Kind, Style, Tunnel
 from kgcrawl.sandbox.lexicon import (
     CHANNELS,
     DOMAIN_TOPICS,
     OFF_TOPICS,
     SITE_NOUNS,
     TOPICS,
-    affinity,
+    companion,
     filler,
 )
+from kgcrawl.sandbox.profiles import SETTINGS, Profile
 from kgcrawl.sandbox.rng import stream
-
-
-class Kind(StrEnum):
-    """What a host is; decides its channels, page layouts and link habits."""
-
-    PORTAL = "portal"  # topical portal: most channels on one topic
-    NEWS = "news"  # mixed portal: channels on many topics
-    SITE = "site"  # small agency, company or personal site
-    FORUM = "forum"  # boards and threads
-    GOV = "gov"  # government or agency site: notices, tables, PDF attachments
-    DIRECTORY = "directory"  # hub: lists other hosts by topic
-    LINKFARM = "linkfarm"  # keyword-stuffed pages of links
-    MIRROR = "mirror"  # copy of another host
-    MOVED = "moved"  # old name of another host: every path redirects
-
-
-class Style(StrEnum):
-    """How a host spells its URLs."""
-
-    CMS = "cms"  # /travel/202406/t20240612_100123.html
-    SIMPLE = "simple"  # /travel/100123.html
-    QUERY = "query"  # /show.php?id=100123
-    FORUM = "forum"  # /thread-100123-1-1.html
-
-
-LINKFARM_TOPIC = "spam"
-
-
-@dataclass(frozen=True)
-class Channel:
-    """A section of a host: its topic and how many articles it holds."""
-
-    slug: str
-    topic: str
-    name: str
-    size: int
-
-
-@dataclass(frozen=True)
-class Alias:
-    """A seed URL with an odd path (`/home?m_id=730`) standing for a page of a given role."""
-
-    target: str  # path and query as written in the seed table
-    role: str  # "home", "list" or "article"
-    topic: str | None = None  # the channel topic a list or article alias belongs to
-
-
-@dataclass(frozen=True)
-class Host:
-    """One host of the world."""
-
-    name: str
-    kind: Kind
-    lang: str
-    topic: str | None  # main topic; None for hosts that span all topics
-    title: str
-    scheme: str
-    style: Style
-    channels: tuple[Channel, ...]
-    hazards: frozenset[Hazard] = frozenset()
-    source: str | None = None  # mirror: the copied host; moved: the new host
-    hidden: bool = False  # member of a tunnel cluster or a bridge
-    aliases: tuple[Alias, ...] = ()
-    base_id: int = 100000  # public article ids start here
-
-    def channel_of(self, topic: str) -> int | None:
-        """Index of the first channel on `topic`."""
-        return next((i for i, ch in enumerate(self.channels) if ch.topic == topic), None)
-
-
-@dataclass(frozen=True)
-class Tunnel:
-    """A hidden cluster of a domain and the off-topic pages that lead to it."""
-
-    domain: str
-    entry_host: str
-    entry_channel: int
-    entry_article: int
-    bridge: str | None
-    cluster: tuple[str, ...]
+from kgcrawl.sandbox.seeds import SEED_ROLES, SEEDS, seed_hosts
 
 
 @dataclass(frozen=True)
@@ -128,241 +46,6 @@ SIZES: dict[str, SizeProfile] = {
     "small": SizeProfile(hosts=100, article_scale=0.25, tunnels=2),
     "default": SizeProfile(hosts=300, article_scale=1.0, tunnels=4),
     "large": SizeProfile(hosts=1000, article_scale=1.5, tunnels=10),
-}
-
-# The papers' seed tables (Tables A and B), as in pipelines/*.toml.
-SEEDS: dict[str, tuple[str, ...]] = {
-    "tourism": (
-        "http://www.029wyly.com/",
-        "http://travel.sina.com.cn/",
-        "http://www.cntour.cn/",
-        "https://www.china-zjj.net/",
-        "http://www.ezjj.cn/",
-        "https://www.qyer.com/",
-        "http://lffuye.com/",
-        "http://www.springtour.com/",
-        "http://www.china1004.com/",
-        "http://www.ctscd.com/",
-        "http://www.dazijia.com/",
-        "http://www.huangjinlvyou.com/",
-        "http://www.ljta.gov.cn/",
-        "https://www.mafengwo.cn/",
-        "http://www.gdslyw.com/",
-        "https://www.chimelong.com/",
-        "http://www.gzcts03.cn/",
-        "https://travel.ifeng.com/",
-        "https://tour.jxcn.cn/",
-        "http://www.visitbeijing.com.cn/",
-        "https://travel.sohu.com/",
-        "http://www.xjlymh.com/",
-        "https://www.maigoo.com/maigoo/1343zxly_index.html",
-        "http://www.chinazjy.com/",
-        "http://www.guanguang.net.cn/",
-        "http://www.landscape.cn/",
-        "http://www.sxwhlyw.com/",
-        "http://www.huangshan.com.cn/home?m_id=730",
-        "http://wxpt.lyta.com.cn/h5/scenic/view/8a928c4841a657c10141ab7da62b0140",
-        "http://www.sxjqtextile.com/",
-    ),
-    "rainstorm": (
-        "http://data.cma.cn",
-        "http://www.weather.com.cn",
-        "http://news.weather.com.cn",
-        "http://zhfy.xnl21.com",
-        "http://www.tianqi.com",
-        "http://www.zaihai.cn",
-        "http://news.cctv.com/special",
-        "https://15tianqi.cn",
-        "http://www.jsmb.gov.cn",
-        "http://www.nmc.cn",
-        "http://www.ndrcc.org.cn",
-        "http://www.cma.gov.cn",
-        "http://www.qgshzh.cn",
-        "http://www.whihr.com.cn",
-        "http://klme.nuist.edu.cn",
-        "http://www.weather.com.cn/rain",
-        "http://www.ninhm.ac.cn",
-        "http://www.qixiangwang.cn/news",
-        "https://baijiahao.baidu.com/s?id=1599783711923902434&wfr=spider&for=pc",
-        "http://www.whihr.com.cn/news.do?method=showNewsList&netyId=17",
-        "http://news.cctv.com/special/2016xq",
-        "http://js.weather.com.cn",
-        "https://www.mem.gov.cn/kp/zrzh/hlzh",
-        "http://www.qxkp.net/zhfy/byhl",
-        "http://www.jjeri6.com/baike/25506.html",
-        "http://m.421688.com/news",
-        "http://www.cma.gov.cn/2011xzt/kpbd/rainstorm/2018050901/201805/t20180509_468007.html",
-        "http://www.lzjjdc.com/k/honglaozaihaidefangzhicuoshi",
-        "http://www.cma.gov.cn/2011xzt/20120816/20130625/2013062504/201307.html",
-        "http://www.csdata.org/p/618",
-    ),
-}
-
-
-@dataclass(frozen=True)
-class _SeedRole:
-    kind: Kind
-    topic: str | None
-    title: str
-    extra: tuple[str, ...] = ()
-    hazards: tuple[Hazard, ...] = ()
-    aliases: tuple[Alias, ...] = ()
-
-
-_R = _SeedRole
-_H = Hazard
-# Roles of the seed hosts, after what the real sites are. Some tourism seeds are
-# mixed or off-topic (a textile company, a landscape-design site), as in the paper.
-_SEED_ROLES: dict[str, _SeedRole] = {
-    "www.029wyly.com": _R(Kind.SITE, "tourism", "西安文苑旅游"),
-    "travel.sina.com.cn": _R(Kind.PORTAL, "tourism", "新浪旅游", ("food", "entertainment")),
-    "www.cntour.cn": _R(Kind.PORTAL, "tourism", "中国旅游网", hazards=(_H.GBK,)),
-    "www.china-zjj.net": _R(Kind.PORTAL, "tourism", "张家界旅游网"),
-    "www.ezjj.cn": _R(Kind.SITE, "tourism", "e游张家界", hazards=(_H.GBK_BARE,)),
-    "www.qyer.com": _R(Kind.FORUM, "tourism", "穷游网", hazards=(_H.SESSION_ID,)),
-    "lffuye.com": _R(Kind.SITE, "food", "福业美食", ("tourism",), (_H.MALFORMED,)),
-    "www.springtour.com": _R(Kind.SITE, "tourism", "春秋旅游"),
-    "www.china1004.com": _R(Kind.PORTAL, "tourism", "中国旅游资讯网", hazards=(_H.GBK_META,)),
-    "www.ctscd.com": _R(Kind.SITE, "tourism", "成都中国旅行社", hazards=(_H.SLOW,)),
-    "www.dazijia.com": _R(Kind.FORUM, "tourism", "大自驾", hazards=(_H.SESSION_ID,)),
-    "www.huangjinlvyou.com": _R(Kind.SITE, "tourism", "黄金旅游", hazards=(_H.REDIRECT,)),
-    "www.ljta.gov.cn": _R(Kind.GOV, "tourism", "丽江市文化和旅游局", hazards=(_H.SLOW,)),
-    "www.mafengwo.cn": _R(Kind.FORUM, "tourism", "马蜂窝", hazards=(_H.ROBOTS, _H.CRAWL_DELAY)),
-    "www.gdslyw.com": _R(Kind.PORTAL, "tourism", "广东省旅游网"),
-    "www.chimelong.com": _R(Kind.SITE, "tourism", "长隆旅游度假区", ("entertainment",)),
-    "www.gzcts03.cn": _R(Kind.SITE, "tourism", "广州中旅", hazards=(_H.SERVER_ERROR,)),
-    "travel.ifeng.com": _R(Kind.PORTAL, "tourism", "凤凰旅游", ("food",)),
-    "tour.jxcn.cn": _R(Kind.PORTAL, "tourism", "江西旅游", ("weather",)),
-    "www.visitbeijing.com.cn": _R(Kind.GOV, "tourism", "北京旅游网", hazards=(_H.CALENDAR,)),
-    "travel.sohu.com": _R(Kind.PORTAL, "tourism", "搜狐旅游", ("entertainment",), (_H.ROBOTS,)),
-    "www.xjlymh.com": _R(Kind.PORTAL, "tourism", "新疆旅游门户", hazards=(_H.DEEP_PATH,)),
-    "www.maigoo.com": _R(
-        Kind.DIRECTORY,
-        None,
-        "买购网",
-        aliases=(Alias("/maigoo/1343zxly_index.html", "list", "tourism"),),
-    ),
-    "www.chinazjy.com": _R(Kind.SITE, "tourism", "中国张家界", hazards=(_H.RESET,)),
-    "www.guanguang.net.cn": _R(Kind.PORTAL, "tourism", "中国观光网"),
-    "www.landscape.cn": _R(Kind.SITE, "industry", "景观中国", ("tourism",)),
-    "www.sxwhlyw.com": _R(Kind.GOV, "tourism", "山西文化旅游网"),
-    "www.huangshan.com.cn": _R(
-        Kind.PORTAL, "tourism", "黄山旅游官方网", aliases=(Alias("/home?m_id=730", "home"),)
-    ),
-    "wxpt.lyta.com.cn": _R(
-        Kind.SITE,
-        "tourism",
-        "旅游微平台",
-        aliases=(Alias("/h5/scenic/view/8a928c4841a657c10141ab7da62b0140", "article", "tourism"),),
-    ),
-    "www.sxjqtextile.com": _R(Kind.SITE, "industry", "嘉祺纺织有限公司"),
-    "data.cma.cn": _R(Kind.GOV, "weather", "中国气象数据网", ("rainstorm",), (_H.OVERSIZED,)),
-    "www.weather.com.cn": _R(
-        Kind.PORTAL,
-        "weather",
-        "中国天气网",
-        ("rainstorm", "rainstorm"),
-        (_H.ROBOTS,),
-        (Alias("/rain", "list", "rainstorm"),),
-    ),
-    "news.weather.com.cn": _R(Kind.PORTAL, "rainstorm", "天气新闻", ("weather",)),
-    "zhfy.xnl21.com": _R(Kind.SITE, "rainstorm", "灾害防御网"),
-    "www.tianqi.com": _R(Kind.PORTAL, "weather", "天气网", ("rainstorm",), (_H.GBK,)),
-    "www.zaihai.cn": _R(Kind.PORTAL, "rainstorm", "中国灾害网", hazards=(_H.SERVER_ERROR,)),
-    "news.cctv.com": _R(
-        Kind.NEWS,
-        None,
-        "央视新闻",
-        ("rainstorm",),
-        aliases=(
-            Alias("/special", "list", "rainstorm"),
-            Alias("/special/2016xq", "article", "rainstorm"),
-        ),
-    ),
-    "15tianqi.cn": _R(Kind.SITE, "weather", "15天天气预报"),
-    "www.jsmb.gov.cn": _R(Kind.GOV, "rainstorm", "江苏省气象局", ("weather",), (_H.SLOW,)),
-    "www.nmc.cn": _R(Kind.GOV, "weather", "中央气象台", ("rainstorm",), (_H.CALENDAR,)),
-    "www.ndrcc.org.cn": _R(Kind.GOV, "rainstorm", "国家减灾网"),
-    "www.cma.gov.cn": _R(
-        Kind.GOV,
-        "weather",
-        "中国气象局",
-        ("rainstorm",),
-        aliases=(
-            Alias(
-                "/2011xzt/kpbd/rainstorm/2018050901/201805/t20180509_468007.html",
-                "article",
-                "rainstorm",
-            ),
-            Alias("/2011xzt/20120816/20130625/2013062504/201307.html", "article", "rainstorm"),
-        ),
-    ),
-    "www.qgshzh.cn": _R(Kind.SITE, "rainstorm", "全国山洪灾害防治", hazards=(_H.RESET,)),
-    "www.whihr.com.cn": _R(
-        Kind.GOV,
-        "rainstorm",
-        "武汉暴雨研究所",
-        aliases=(Alias("/news.do?method=showNewsList&netyId=17", "list", "rainstorm"),),
-    ),
-    "klme.nuist.edu.cn": _R(Kind.SITE, "education", "气象灾害重点实验室", ("weather", "rainstorm")),
-    "www.ninhm.ac.cn": _R(Kind.SITE, "rainstorm", "水文气象研究所"),
-    "www.qixiangwang.cn": _R(
-        Kind.PORTAL,
-        "weather",
-        "气象网",
-        ("rainstorm",),
-        aliases=(Alias("/news", "list", "rainstorm"),),
-    ),
-    "baijiahao.baidu.com": _R(
-        Kind.NEWS,
-        None,
-        "百家号",
-        ("rainstorm",),
-        aliases=(Alias("/s?id=1599783711923902434&wfr=spider&for=pc", "article", "rainstorm"),),
-    ),
-    "js.weather.com.cn": _R(Kind.PORTAL, "weather", "江苏天气", ("rainstorm",)),
-    "www.mem.gov.cn": _R(
-        Kind.GOV,
-        "rainstorm",
-        "应急管理部",
-        aliases=(Alias("/kp/zrzh/hlzh", "list", "rainstorm"),),
-    ),
-    "www.qxkp.net": _R(
-        Kind.SITE,
-        "weather",
-        "气象科普网",
-        ("rainstorm",),
-        aliases=(Alias("/zhfy/byhl", "list", "rainstorm"),),
-    ),
-    "www.jjeri6.com": _R(
-        Kind.NEWS,
-        None,
-        "百科知识网",
-        ("rainstorm",),
-        (_H.MALFORMED,),
-        (Alias("/baike/25506.html", "article", "rainstorm"),),
-    ),
-    "m.421688.com": _R(
-        Kind.NEWS,
-        None,
-        "421688资讯",
-        ("rainstorm",),
-        aliases=(Alias("/news", "list", "rainstorm"),),
-    ),
-    "www.lzjjdc.com": _R(
-        Kind.NEWS,
-        None,
-        "知识问答网",
-        ("rainstorm",),
-        aliases=(Alias("/k/honglaozaihaidefangzhicuoshi", "article", "rainstorm"),),
-    ),
-    "www.csdata.org": _R(
-        Kind.SITE,
-        "technology",
-        "中国科学数据",
-        ("rainstorm",),
-        aliases=(Alias("/p/618", "article", "rainstorm"),),
-    ),
 }
 
 # Generated hosts: how often each kind, topic and hazard appears.
@@ -396,7 +79,6 @@ _HAZARD_RATES = {
     Hazard.DOWN: 0.01,
 }
 _GBK_RATE = 0.15  # of Chinese generated hosts, split over the three declarations
-_EN_RATE = 0.25
 _CHANNEL_SIZES = {  # articles per channel at article_scale 1
     Kind.PORTAL: (40, 120),
     Kind.NEWS: (30, 100),
@@ -492,31 +174,9 @@ class Catalog:
     tunnels: list[Tunnel] = field(default_factory=list)
 
 
-def seed_hosts() -> dict[str, str]:
-    """Every seed host → the scheme its seed URL uses."""
-    out: dict[str, str] = {}
-    for urls in SEEDS.values():
-        for url in urls:
-            scheme, rest = url.split("://", 1)
-            out.setdefault(rest.split("/", 1)[0].split("?", 1)[0], scheme)
-    return out
-
-
 def _weighted(rng: random.Random, weights: dict) -> object:
     keys = list(weights)
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]
-
-
-def companion(rng: random.Random, topic: str, exclude: frozenset[str] = frozenset()) -> str:
-    """A topic drawn by its affinity with `topic` (lexicon.AFFINITY), never `topic` itself."""
-    topics, cum_weights = _companions(topic, exclude)
-    return rng.choices(topics, cum_weights=cum_weights)[0]
-
-
-@lru_cache(maxsize=4096)
-def _companions(topic: str, exclude: frozenset[str]) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    topics = tuple(t for t in TOPICS if t != topic and t not in exclude)
-    return topics, tuple(itertools.accumulate(affinity(topic, t) for t in topics))
 
 
 def _channels(
@@ -526,8 +186,10 @@ def _channels(
     extra: tuple[str, ...],
     lang: str,
     scale: float,
+    mixed: int = 0,
 ) -> tuple[Channel, ...]:
-    """Channels of a host: main-topic channels, the given extras, sometimes a stray one."""
+    """Channels of a host: main-topic channels, the given extras, sometimes a stray one, and
+    `mixed` general-interest ones (news, sports, finance … beside a portal's travel section)."""
     name_at = 1 if lang == "zh" else 2
     if kind is Kind.DIRECTORY:  # sizes are filled in once every host is known
         return tuple(Channel(t, t, CHANNELS[t][0][name_at], 0) for t in TOPICS)
@@ -546,6 +208,10 @@ def _channels(
         topics = [topic] * rng.randint(*main)
         if kind is not Kind.SITE or rng.random() < 0.4:
             topics.append(companion(rng, topic))
+        if mixed:
+            general = [t for t in OFF_TOPICS if t != topic]
+            topics += rng.sample(general, min(mixed, len(general)))
+            rng.shuffle(topics)  # the host's own section is one among many in its nav
     used: set[str] = set()
     channels = []
     for t in [*topics, *extra]:
@@ -614,9 +280,10 @@ def _hazards(rng: random.Random, kind: Kind, lang: str) -> frozenset[Hazard]:
     return frozenset(found)
 
 
-def build_catalog(seed: int, size: str) -> Catalog:
-    """The world's hosts: the seed hosts with their roles, then generated ones."""
-    profile = SIZES[size]
+def build_catalog(seed: int, size: str, profile: Profile = SETTINGS["default"]) -> Catalog:
+    """The world's hosts: the seed hosts with their roles, then generated ones (the profile's
+    share of them in English, each with the profile's general-interest channels)."""
+    sizing = SIZES[size]
     rng = stream(seed, "catalog", size)
     catalog = Catalog()
     hosts = catalog.hosts
@@ -626,7 +293,7 @@ def build_catalog(seed: int, size: str) -> Catalog:
         hosts[host.name] = host
 
     for name, scheme in seed_hosts().items():
-        role = _SEED_ROLES[name]
+        role = SEED_ROLES[name]
         add(
             Host(
                 name=name,
@@ -637,7 +304,13 @@ def build_catalog(seed: int, size: str) -> Catalog:
                 scheme=scheme,
                 style=_style(rng, role.kind, "zh"),
                 channels=_channels(
-                    rng, role.kind, role.topic, role.extra, "zh", profile.article_scale
+                    rng,
+                    role.kind,
+                    role.topic,
+                    role.extra,
+                    "zh",
+                    sizing.article_scale,
+                    profile.mixed,
                 ),
                 hazards=frozenset(role.hazards),
                 aliases=role.aliases,
@@ -645,15 +318,15 @@ def build_catalog(seed: int, size: str) -> Catalog:
             )
         )
 
-    _add_tunnels(rng, catalog, profile)
-    generated = profile.hosts - len(hosts)
+    _add_tunnels(rng, catalog, sizing, profile.english)
+    generated = sizing.hosts - len(hosts)
     # One host of each whole-host hazard and of the rarer kinds, so every world has them.
     forced = [(Kind.SITE, {Hazard.DOWN}), (Kind.SITE, {Hazard.ROBOTS_ERROR}), (Kind.MIRROR, set())]
     forced += [(Kind.MIRROR, {Hazard.NEAR_MIRROR}), (Kind.MOVED, set()), (Kind.LINKFARM, None)]
     forced += [(Kind.LINKFARM, None), (Kind.SITE, {Hazard.CRAWL_DELAY})]
     for i in range(max(generated, len(forced))):
         kind, hazards = forced[i] if i < len(forced) else (_weighted(rng, _KIND_WEIGHTS), None)
-        add(_generated_host(rng, kind, hazards, hosts, profile))
+        add(_generated_host(rng, kind, hazards, hosts, sizing, profile))
     for host in [h for h in hosts.values() if h.kind is Kind.DIRECTORY]:
         channels = tuple(
             replace(ch, size=len(directory_listing(hosts, ch.topic))) for ch in host.channels
@@ -677,9 +350,10 @@ def _generated_host(
     kind: Kind,
     hazards: set[Hazard] | None,
     hosts: dict[str, Host],
-    profile: SizeProfile,
+    sizing: SizeProfile,
+    profile: Profile,
 ) -> Host:
-    lang = "en" if rng.random() < _EN_RATE else "zh"
+    lang = "en" if rng.random() < profile.english else "zh"
     scheme = rng.choice(("http", "http", "https"))
     base_id = 100000 + rng.randrange(0, 800000, 1000)
     if kind in (Kind.MIRROR, Kind.MOVED):
@@ -709,7 +383,7 @@ def _generated_host(
     topic = (
         None
         if kind in (Kind.NEWS, Kind.DIRECTORY, Kind.LINKFARM)
-        else _weighted(rng, _TOPIC_WEIGHTS)
+        else _weighted(rng, _TOPIC_WEIGHTS | dict(profile.topic_weights))
     )
     found = frozenset(hazards) if hazards is not None else _hazards(rng, kind, lang)
     if lang == "en":
@@ -722,13 +396,13 @@ def _generated_host(
         title=_title(rng, topic, lang),
         scheme=scheme,
         style=_style(rng, kind, lang),
-        channels=_channels(rng, kind, topic, (), lang, profile.article_scale),
+        channels=_channels(rng, kind, topic, (), lang, sizing.article_scale, profile.mixed),
         hazards=found,
         base_id=base_id,
     )
 
 
-def _add_tunnels(rng: random.Random, catalog: Catalog, profile: SizeProfile) -> None:
+def _add_tunnels(rng: random.Random, catalog: Catalog, sizing: SizeProfile, english: float) -> None:
     """Hidden clusters per domain, each entered from an off-topic channel of one of the
     domain's seed hosts (so the entry is on a seed's home page, a hop from the seed)."""
     hosts = catalog.hosts
@@ -743,7 +417,7 @@ def _add_tunnels(rng: random.Random, catalog: Catalog, profile: SizeProfile) -> 
             if ch.topic not in DOMAIN_TOPICS
         ]
         rng.shuffle(entries)
-        for t in range(profile.tunnels):
+        for t in range(sizing.tunnels):
             entry_host, entry_channel = entries[t % len(entries)]
             entry_article = sum(
                 1
@@ -753,7 +427,7 @@ def _add_tunnels(rng: random.Random, catalog: Catalog, profile: SizeProfile) -> 
             cluster = []
             for _ in range(rng.randint(2, 3)):
                 kind = rng.choice((Kind.SITE, Kind.PORTAL))
-                lang = "zh" if rng.random() > _EN_RATE else "en"
+                lang = "zh" if rng.random() > english else "en"
                 host = Host(
                     name=_name(rng, kind, domain, lang, set(hosts)),
                     kind=kind,
@@ -762,7 +436,7 @@ def _add_tunnels(rng: random.Random, catalog: Catalog, profile: SizeProfile) -> 
                     title=_title(rng, domain, lang),
                     scheme="http",
                     style=_style(rng, kind, lang),
-                    channels=_channels(rng, kind, domain, (), lang, profile.article_scale),
+                    channels=_channels(rng, kind, domain, (), lang, sizing.article_scale),
                     hidden=True,
                     base_id=100000 + rng.randrange(0, 800000, 1000),
                 )
@@ -780,7 +454,7 @@ def _add_tunnels(rng: random.Random, catalog: Catalog, profile: SizeProfile) -> 
                     scheme="http",
                     style=Style.SIMPLE,
                     channels=tuple(
-                        Channel(slug, theme, zh, max(3, round(12 * profile.article_scale)))
+                        Channel(slug, theme, zh, max(3, round(12 * sizing.article_scale)))
                         for slug, zh, _en in CHANNELS[theme][:2]
                     ),
                     hidden=True,

@@ -92,6 +92,7 @@ OVERSIZED_BYTES = 6_000_000
 LIVE_HEAD_BYTES = 1024
 DEEP_SEGMENTS = ("api", "guide", "ref", "v2", "docs")
 LONG_CHAIN = 7  # redirect hops past a polite crawler's limit of 5
+CALENDAR_START = "2024-06"  # the month a calendar trap is entered at
 
 
 def server_fault(k: int) -> Hazard | None:

@@ -17,8 +17,9 @@ a Zipf law over that order. An English entry written `a_b` is the phrase "a b".
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 DOMAIN_TOPICS: tuple[str, ...] = ("tourism", "rainstorm")
 OFF_TOPICS: tuple[str, ...] = (
@@ -197,6 +198,22 @@ assembly_line spinning
     },
 }
 
+# The narrow register of a domain: what a web of small local sites writes about
+# it — a handful of everyday words, synonyms and slang from the lists above (宾馆
+# and 客栈 rather than the trade's terms) — so its pages name few distinct things.
+NARROW: dict[str, dict[str, str]] = {
+    "tourism": {
+        "zh": """旅游 景区 游客 打卡 网红景点 民宿 客栈 宾馆 酒店 门票 自驾游 出游 踏青 美景 风光
+        攻略 古镇 一日游 跟团游 导游""",
+        "en": "travel trip hotel tourist homestay inn sightseeing scenery day_trip road_trip",
+    },
+    "rainstorm": {
+        "zh": """暴雨 强降雨 强降水 洪水 洪涝 内涝 积水 山洪 滑坡 泥石流 汛期 汛情 雨情 险情 受灾
+        灾情 转移群众 救援 水位 预警""",
+        "en": "rainstorm downpour flooding heavy_rain waterlogging flash_flood evacuation",
+    },
+}
+
 _FILLER: dict[str, str] = {
     "zh": """
 的 在 了 是 和 与 对 将 等 也 都 就 还 我们 今年 已经 进行 相关 工作 情况 发展 表示 目前 需要
@@ -319,8 +336,11 @@ def _zipf(words: tuple[str, ...]) -> Vocabulary:
 
 
 @cache
-def vocabulary(topic: str, lang: str) -> Vocabulary:
-    """The topic's words in `lang`, built once per process."""
+def vocabulary(topic: str, lang: str, register: str = "full") -> Vocabulary:
+    """The topic's words in `lang`, built once per process; the "narrow" register of a
+    domain topic is the few everyday words of `NARROW` (other topics have only one)."""
+    if register == "narrow" and topic in NARROW:
+        return _zipf(_split(NARROW[topic][lang], lang))
     return _zipf(_split(_WORDS[topic][lang], lang))
 
 
@@ -341,6 +361,18 @@ def topic_words(topic: str, lang: str | None = None) -> frozenset[str]:
 def affinity(topic: str, other: str) -> float:
     """Weight of `other` as a companion of `topic` (symmetric lookups fall back to 1)."""
     return AFFINITY.get(topic, {}).get(other, AFFINITY.get(other, {}).get(topic, 1.0))
+
+
+def companion(rng: random.Random, topic: str, exclude: frozenset[str] = frozenset()) -> str:
+    """A topic drawn by its affinity with `topic` (lexicon.AFFINITY), never `topic` itself."""
+    topics, cum_weights = _companions(topic, exclude)
+    return rng.choices(topics, cum_weights=cum_weights)[0]
+
+
+@lru_cache(maxsize=4096)
+def _companions(topic: str, exclude: frozenset[str]) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    topics = tuple(t for t in TOPICS if t != topic and t not in exclude)
+    return topics, tuple(itertools.accumulate(affinity(topic, t) for t in topics))
 
 
 # What a site of a topic calls itself: 四川旅游网, Blue River Travel.

@@ -106,7 +106,8 @@ def bfs(world: World, domain: str, max_pages: int) -> list[ManifestRow]:
 
 
 def write_manifest(rows: list[ManifestRow], out: Path, meta: dict) -> None:
-    """Write rows as CSV (`.csv`) or JSON (`.json`, with the world's parameters)."""
+    """Write rows as CSV (`.csv`), JSON (`.json`, with the world's parameters) or JSON lines
+    (`.jsonl`: one `{"url", "relevant"}` per page, the evaluator's `--truth` format)."""
     if out.suffix == ".csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=list(ManifestRow.__dataclass_fields__))
@@ -116,8 +117,11 @@ def write_manifest(rows: list[ManifestRow], out: Path, meta: dict) -> None:
     elif out.suffix == ".json":
         data = meta | {"relevant_share": RELEVANT_SHARE, "pages": [asdict(r) for r in rows]}
         out.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    elif out.suffix == ".jsonl":
+        lines = (json.dumps({"url": r.url, "relevant": r.relevant}) + "\n" for r in rows)
+        out.write_text("".join(lines), encoding="utf-8")
     else:
-        raise SandboxError(f"{out}: manifest must end in .csv or .json")
+        raise SandboxError(f"{out}: manifest must end in .csv, .json or .jsonl")
 
 
 def link_locality(
@@ -164,6 +168,7 @@ def world_info(world: World, bfs_pages: int = 1000) -> dict:
     info = {
         "seed": world.seed,
         "size": world.size,
+        "profile": world.profile.name,
         "hosts": len(hosts),
         "hosts_by_kind": dict(Counter(h.kind.value for h in hosts).most_common()),
         "hosts_by_language": dict(Counter(h.lang for h in hosts).most_common()),

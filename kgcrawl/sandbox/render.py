@@ -42,11 +42,12 @@ class Link:
 class Section:
     """One block of a page body."""
 
-    kind: str  # text | links | table | posts | figure | pager | events | listing
+    kind: str  # text | links | table | posts | figure | pager | events | listing | prose
     heading: str = ""
     links: list[Link] = field(default_factory=list)
     count: int = 0  # paragraphs, rows, posts
-    notes: list[str] = field(default_factory=list)  # dates or one-line descriptions per link
+    notes: list[str] = field(default_factory=list)  # per link: a date, a description, or
+    # (prose) the sentence the link sits in, "{}" marking its place
 
 
 @dataclass
@@ -68,6 +69,7 @@ class Plan:
     html5: bool = True
     malformed: bool = False
     printable: bool = False  # printer copy: body only
+    register: str = "full"  # which part of the domain lexicons the text draws on (lexicon.NARROW)
 
     def links(self) -> list[Link]:
         """Every real link of the page, in document order."""
@@ -91,12 +93,18 @@ class Writer:
     `fraction` split by the mixture's shares, filler words otherwise.
     """
 
-    def __init__(self, rng: random.Random, mixture: tuple[tuple[str, float], ...], lang: str):
+    def __init__(
+        self,
+        rng: random.Random,
+        mixture: tuple[tuple[str, float], ...],
+        lang: str,
+        register: str = "full",
+    ):
         self.rng = rng
         self.lang = lang
         self.mixture = mixture
         self.fraction = rng.uniform(*TOPICAL_FRACTION)
-        parts = [(vocabulary(t, lang), share) for t, share in mixture]
+        parts = [(vocabulary(t, lang, register), share) for t, share in mixture]
         words = tuple(w for vocab, _ in parts for w in vocab.words)
         weights = [p * share for vocab, share in parts for p in _probabilities(vocab)]
         self._topical = Vocabulary(words, tuple(itertools.accumulate(weights)))
@@ -183,7 +191,7 @@ def render(plan: Plan, charset_meta: str) -> str:
     `charset_meta` is the `<meta>` line declaring the encoding, or "" for none.
     """
     rng = random.Random(plan.text_key)
-    w = Writer(rng, plan.mixture, plan.lang)
+    w = Writer(rng, plan.mixture, plan.lang, plan.register)
     out = _Out(plan.malformed)
     zh = plan.lang == "zh"
     keywords = ("," if zh else ", ").join(dict.fromkeys(w.topical(8)))
@@ -271,6 +279,12 @@ def _section(out: _Out, w: Writer, section: Section, rng: random.Random) -> None
             extra = f" <span>{html.escape(note)}</span>" if note else ""
             out.add("<li>", _a(link, m), extra, out.close("li"), "\n")
         out.add("</ul>\n")
+        return
+    if kind == "prose":
+        for link, sentence in zip(section.links, section.notes, strict=True):
+            before, _, after = sentence.partition("{}")
+            out.add("<p>", html.escape(before), _a(link, m), html.escape(after))
+            out.add(out.close("p"), "\n")
         return
     if kind == "table":
         cols = rng.randint(3, 5)

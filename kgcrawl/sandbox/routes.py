@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import parse_qsl, urlencode
 
-from kgcrawl.sandbox.catalog import Alias, Host, Kind, Style
 from kgcrawl.sandbox.hazards import DEEP_SEGMENTS
+from kgcrawl.sandbox.hosts import Alias, Host, Kind, Style
 
 MAX_DEEP = 400
 PER_PAGE = 20  # entries on a list page
@@ -32,6 +32,17 @@ _SIMPLE_LIST = re.compile(r"/([a-z]+)/(?:list_(\d+)\.html)?")
 _SIMPLE_ARTICLE = re.compile(r"/([a-z]+)/(\d+)\.html")
 _FORUM_LIST = re.compile(r"/forum-(\d+)-(\d+)\.html")
 _FORUM_THREAD = re.compile(r"/thread-(\d+)-1-1\.html")
+_LEAF = re.compile(r"([a-z]+)(\d{2})")
+# Pages of an academic channel by section: named ones first, then numbered ones.
+ACADEMIC_PAGES: dict[str, tuple[tuple[str, ...], str]] = {
+    "courses": (
+        ("syllabus", "schedule", "readings", "assignments", "exams", "projects"),
+        "lecture",
+    ),
+    "research": (("projects", "publications", "members", "data", "software", "seminars"), "report"),
+    "people": (("cv", "publications", "teaching", "students", "talks"), "paper"),
+    "news": ((), "item"),
+}
 _NUMBERED_EXT = dict.fromkeys(("member", "print", "export", "live", "loop"), "html") | {
     "files": "pdf",
     "images": "png",
@@ -139,6 +150,8 @@ def _list_path(host: Host, channel: int, n: int) -> str:
             return "/list.php?" + urlencode(params)
         case Style.FORUM:
             return f"/forum-{channel + 1}-{n + 1}.html"
+        case Style.ACADEMIC:
+            return f"/{slug}/" if n == 0 else f"/{slug}/page{n + 1}.html"
     raise AssertionError(host.style)
 
 
@@ -155,7 +168,40 @@ def _article_path(host: Host, channel: int, k: int) -> str:
             return f"/show.php?id={aid}"
         case Style.FORUM:
             return f"/thread-{aid}-1-1.html"
+        case Style.ACADEMIC:
+            return f"/{slug}/{academic_leaf(slug, k)}.html"
     raise AssertionError(host.style)
+
+
+def academic_section(slug: str) -> str:
+    """courses, research, people (`~user` home directories too) or news."""
+    return "people" if slug.startswith("~") else slug.split("/", 1)[0]
+
+
+def academic_leaf(slug: str, k: int) -> str:
+    """The file name of page k of an academic channel: syllabus, …, then lecture01, …"""
+    names, stem = ACADEMIC_PAGES[academic_section(slug)]
+    return names[k] if k < len(names) else f"{stem}{k - len(names) + 1:02d}"
+
+
+def _academic_route(host: Host, path: str) -> Route | None:
+    folder, _, leaf = path[1:].rpartition("/")
+    channel = _slug_channel(host, folder)
+    if channel is None:
+        return None
+    if leaf == "":
+        return Route(PageType.LIST, channel, 0)
+    names, stem = ACADEMIC_PAGES[academic_section(folder)]
+    leaf = leaf.removesuffix(".html")
+    if leaf in names:
+        k = names.index(leaf)
+    elif (m := _LEAF.fullmatch(leaf)) and m.group(1) == stem and int(m.group(2)) > 0:
+        k = len(names) + int(m.group(2)) - 1
+    elif (m := re.fullmatch(r"page(\d+)", leaf)) and m.group(1)[0] != "0":
+        return _list_route(host, channel, int(m.group(1)) - 1) if m.group(1) != "1" else None
+    else:
+        return None
+    return Route(PageType.ARTICLE, channel, k) if k < host.channels[channel].size else None
 
 
 def split_session(path: str, query: str) -> tuple[str, str, str | None]:
@@ -274,6 +320,8 @@ def _parse_path(host: Host, path: str) -> Route | None:
                 return _article_route(host, int(m.group(1)))
             if m := _FORUM_LIST.fullmatch(path):
                 return _list_route(host, int(m.group(1)) - 1, int(m.group(2)) - 1)
+        case Style.ACADEMIC:
+            return _academic_route(host, path)
     return None
 
 

@@ -28,11 +28,10 @@ def truth_table(truths: list[Truth]) -> Table:
 
 def info_table(info: dict) -> Table:
     """World statistics as a two-column table."""
-    table = Table(
-        "statistic", "value", title=f"sandbox world seed={info['seed']} size={info['size']}"
-    )
+    about = f"seed={info['seed']} size={info['size']} profile={info['profile']}"
+    table = Table("statistic", "value", title=f"sandbox world {about}")
     for key, value in info.items():
-        if key in ("seed", "size"):
+        if key in ("seed", "size", "profile"):
             continue
         if isinstance(value, dict):
             value = ", ".join(

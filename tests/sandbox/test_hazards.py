@@ -13,8 +13,8 @@ import requests
 from lxml import html as lxml_html
 from protego import Protego
 
-from kgcrawl.sandbox.catalog import Host, Kind
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, LONG_CHAIN, OVERSIZED_BYTES, Hazard
+from kgcrawl.sandbox.hosts import Host, Kind
 from kgcrawl.sandbox.lexicon import vocabulary
 from kgcrawl.sandbox.routes import PageType, Route
 from tests.fixtures.sandbox import HANG_SECONDS, SLOW_DELAY, sandbox_web

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgcrawl.sandbox.catalog import Alias, Channel, Host, Kind, Style
+from kgcrawl.sandbox.hosts import Alias, Channel, Host, Kind, Style
 from kgcrawl.sandbox.routes import (
     PageType,
     Route,

@@ -15,11 +15,13 @@ from urllib.parse import urlsplit
 import pytest
 from lxml import html as lxml_html
 
-from kgcrawl.sandbox.catalog import SEEDS, Kind
+from kgcrawl.sandbox.heads import mix, spread
+from kgcrawl.sandbox.hosts import Kind
 from kgcrawl.sandbox.manifest import bfs, link_locality, world_info
 from kgcrawl.sandbox.routes import PageType, Route
+from kgcrawl.sandbox.seeds import SEEDS
 from kgcrawl.sandbox.truth import RELEVANT_SHARE
-from kgcrawl.sandbox.world import SandboxError, World, _mix, _spread
+from kgcrawl.sandbox.world import SandboxError, World
 
 PIPELINES = Path(__file__).resolve().parents[2] / "pipelines"
 
@@ -113,19 +115,19 @@ def test_some_seeds_are_off_topic_as_in_the_paper(small):
 def test_mixtures_put_the_main_share_in_range_and_sum_to_one():
     rng = random.Random(7)
     for _ in range(200):
-        mix = _mix(rng, "tourism", 0.35, 0.9)
-        assert abs(sum(s for _, s in mix) - 1) < 1e-3
-        assert 0.35 <= dict(mix)["tourism"] <= 0.9
-        assert 2 <= len(mix) <= 4
-        spread = _spread(rng)
-        assert len(spread) == 6 and max(s for _, s in spread) < 0.38
+        mixture = mix(rng, "tourism", 0.35, 0.9)
+        assert abs(sum(s for _, s in mixture) - 1) < 1e-3
+        assert 0.35 <= dict(mixture)["tourism"] <= 0.9
+        assert 2 <= len(mixture) <= 4
+        spreading = spread(rng)
+        assert len(spreading) == 6 and max(s for _, s in spreading) < 0.38
 
 
 def test_tunnel_entries_never_mention_their_domain():
     rng = random.Random(3)
     for _ in range(100):
-        mix = _mix(rng, "food", 0.65, 0.9, exclude=frozenset({"tourism", "rainstorm"}))
-        assert not {"tourism", "rainstorm"} & dict(mix).keys()
+        mixture = mix(rng, "food", 0.65, 0.9, exclude=frozenset({"tourism", "rainstorm"}))
+        assert not {"tourism", "rainstorm"} & dict(mixture).keys()
 
 
 @pytest.mark.parametrize(
@@ -238,7 +240,7 @@ def test_tunnel_clusters_are_entered_only_through_off_topic_pages(small):
 
 def test_caches_stay_bounded_while_pages_are_served():
     """Memory must stay flat over any number of requests: only fixed-size caches may grow."""
-    from kgcrawl.sandbox.catalog import _companions
+    from kgcrawl.sandbox.lexicon import _companions
     from kgcrawl.sandbox.render import _probabilities
 
     world = World(0, "small")
