@@ -183,8 +183,8 @@ def compose_pages(
         share = rng.random()
         title, _ = rng.choice(sources[0 if share >= 0.5 else 1])
         body, tokens = [], [0, 0]  # on-topic, off-topic
-        while sum(tokens) < cal.page_tokens:
-            side = 0 if tokens[0] < share * max(sum(tokens), 1) else 1
+        while sum(tokens) < cal.page_tokens:  # the side furthest below its share goes next
+            side = 0 if (tokens[0] < share * sum(tokens) if any(tokens) else share >= 0.5) else 1
             _, paragraphs = rng.choice(sources[side])
             paragraph = rng.choice(paragraphs)
             body.append(paragraph)

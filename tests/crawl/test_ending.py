@@ -1,0 +1,133 @@
+"""How a crawl ends (SPEC §5.1 turn 2): at its budget, when it knows no unvisited link, or
+by a signal — never because Q_wait ran dry while the discarded pool still held links."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
+
+import pytest
+from rich.console import Console
+
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.state import MIGRATIONS, RunState
+from kgcrawl.crawl.view import crawl_summary, run_details, runs_table
+from kgcrawl.runner import CrawlRequest, crawl
+from tests.crawl.crawls import BASE, quick_sandbox
+
+FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19}  # no calibration: the tests fix α, β
+
+
+def rendered(table) -> str:
+    console = Console(width=200, record=True)
+    console.print(table)
+    return console.export_text()
+
+
+def test_a_dry_q_wait_promotes_the_pool_and_the_crawl_reaches_its_budget(tmp_path, monkeypatch):
+    # β = 0.9: almost no link clears it, so Q_wait runs dry after the seeds; before turn 2
+    # the crawl stopped there with the pool full of links (switch the fallback in
+    # Crawl.select off and this crawl ends "frontier exhausted" after about 30 pages)
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    settings = load_settings(
+        "tourism", {**BASE, **FIXED, "relevance.beta": 0.9, "crawl.max_pages": 80}
+    )
+    with quick_sandbox() as resolve:
+        result = crawl(settings, CrawlRequest(resolve=tuple(resolve)))
+    assert (result.dp, result.ended) == (80, "budget")
+    assert result.promoted > 40  # most pages came through the fallback
+    state = RunState.open(result.run_id)
+    assert state.meta()["ended"] == "budget"
+    state.close()
+    assert "links promoted from the discarded pool" in rendered(crawl_summary(result))
+
+
+class _ThreePages(BaseHTTPRequestHandler):
+    """a → b → c, and c back to a: a world of three pages."""
+
+    PAGES: ClassVar[dict[str, str]] = {"/": "/b.html", "/b.html": "/c.html", "/c.html": "/"}
+
+    def do_GET(self) -> None:
+        link = self.PAGES.get(self.path)
+        if link is None:
+            self.send_error(404)
+            return
+        body = f"<html><title>旅游 {self.path}</title><p>景区 酒店</p><a href={link}>next</a>"
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_a_world_smaller_than_the_budget_ends_exhausted_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _ThreePages)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        settings = load_settings(
+            "tourism",
+            {**BASE, **FIXED, "seeds": "http://three.example/", "crawl.strategy": "ops"},
+        )
+        resolve = (f"three.example=127.0.0.1:{server.server_address[1]}",)
+        result = crawl(settings, CrawlRequest(resolve=resolve, run_id="three"))
+    finally:
+        server.shutdown()
+    assert (result.dp, result.ended) == (3, "frontier exhausted")
+    listing = rendered(runs_table())
+    assert "three" in listing and "frontier exhausted" in listing
+    assert "frontier exhausted" in rendered(run_details("three"))
+
+
+def test_a_signal_ends_the_run_as_stopped_and_resumable(tmp_path):
+    env = {"KGCRAWL_HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    with quick_sandbox() as resolve:
+        sets = [a for k, v in {**BASE, **FIXED}.items() for a in ("--set", f"{k}={v}")]
+        command = [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve", resolve[0],
+                   "--run-id", "sig", "--delay", "0.2", "--max-pages", "5000", *sets]  # fmt: skip
+        process = subprocess.Popen(command, env={**os.environ, **env}, stdout=subprocess.DEVNULL)
+        state_file = tmp_path / "runs" / "sig" / "state.sqlite"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _committed(state_file):
+            time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    state = RunState(state_file)
+    assert state.meta()["ended"] == "signal"
+    state.close()
+
+
+def _committed(path) -> bool:
+    if not path.exists():
+        return False
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        try:
+            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0] >= 20
+        except sqlite3.OperationalError:
+            return False
+
+
+@pytest.mark.parametrize(("dp", "ended"), [(10, "budget"), (4, "frontier exhausted")])
+def test_runs_from_before_turn_2_get_their_end_from_finished(tmp_path, dp, ended):
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY)")
+    db.executescript(MIGRATIONS[0][1])
+    db.execute("INSERT INTO migrations VALUES (?)", (MIGRATIONS[0][0],))
+    for key, value in (("finished", True), ("dp", dp), ("settings", {"crawl.max_pages": 10})):
+        db.execute("INSERT INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+    db.close()
+    meta = RunState(path).meta()
+    assert meta["ended"] == ended and "finished" not in meta

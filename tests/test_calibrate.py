@@ -1,0 +1,114 @@
+"""Calibrated α and β (SPEC §4.6) on hand-made corpora whose best threshold is known."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from kgcrawl.calibrate import (
+    calibrate,
+    compose_pages,
+    resolve_thresholds,
+    thresholds_for,
+)
+from kgcrawl.config import load_settings
+from kgcrawl.ontology.topic import topic_model_for
+from kgcrawl.scoring.relevance import topic_matcher
+
+# One topic word (景区) in each off-topic paragraph; many in each on-topic one. Each
+# paragraph is over 10 tokens, so with page_tokens = 10 every calibration page is one
+# title and one paragraph, wholly on or wholly off topic.
+ON_TOPIC = "旅游攻略\n景区 酒店 门票 游客 导游 旅行社 自由行 民宿 温泉 古镇 索道 度假"
+OFF_TOPIC = "财经新闻\n股票基金市场今天上涨，投资者关注理财产品的收益，景区的股票也在其中。"
+ONE_WORD = "景区"
+
+
+@pytest.fixture
+def corpora(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path / "cache"))
+    positives, negatives = tmp_path / "on", tmp_path / "off"
+    positives.mkdir()
+    negatives.mkdir()
+    for i in range(3):
+        (positives / f"{i}.txt").write_text(ON_TOPIC, encoding="utf-8")
+        (negatives / f"{i}.txt").write_text(OFF_TOPIC, encoding="utf-8")
+    return positives, negatives
+
+
+def settings_for(positives, negatives, **more):
+    values = {
+        "calibration.positives": str(positives),
+        "calibration.negatives": str(negatives),
+        "calibration.page_tokens": 10,
+        "calibration.pages": 40,
+        **{f"calibration.{k}": v for k, v in more.items()},
+    }
+    return load_settings("tourism", values)
+
+
+def test_alpha_is_the_smallest_threshold_above_every_off_topic_page(corpora):
+    settings = settings_for(*corpora)
+    topic = topic_model_for(settings)
+    matcher = topic_matcher(topic)
+    paragraph = OFF_TOPIC.splitlines()[1]
+    [(word, _count)] = matcher.count_sparse(paragraph).items()  # the page names one topic word
+    assert matcher.count_sparse(ONE_WORD) == {word: 1}
+    # W_D has one non-zero entry, so R = cos(W_T, W_D) = W_T[word] / ‖W_T‖ whatever its groups
+    r_off = topic.vector[word] / np.linalg.norm(topic.vector)
+    result = calibrate(settings)
+    assert result.negatives == pytest.approx([r_off] * len(result.negatives))
+    assert min(result.positives) > r_off + 0.01
+    assert result.alpha == math.ceil(r_off * 100) / 100  # the grid's first α above them
+    assert result.separation.f1 == 1.0
+    assert result.beta == round(0.25 * result.alpha * 0.9, 4)  # r2 · α · margin
+    assert result.plot.is_file()
+
+
+def test_the_cache_is_reused_and_a_changed_corpus_recalibrates(corpora):
+    positives, negatives = corpora
+    settings = settings_for(positives, negatives)
+    said: list[str] = []
+    first = thresholds_for(settings, announce=said.append)
+    assert len(said) == 1 and "calibrating α and β for tourism" in said[0]
+    again = thresholds_for(settings, announce=said.append)
+    assert len(said) == 1 and again.origin.startswith("calibrated, cached in")
+    assert (again.alpha, again.beta, again.key) == (first.alpha, first.beta, first.key)
+    (negatives / "3.txt").write_text(
+        "体育新闻\n足球比赛今晚开始，球迷们早早来到体育场等待。", "utf-8"
+    )
+    assert thresholds_for(settings, compute=False) is None  # another corpus, another key
+
+
+def test_resolve_replaces_auto_and_says_where_values_came_from(corpora):
+    settings = settings_for(*corpora)
+    assert thresholds_for(settings, compute=False) is None
+    pending = resolve_thresholds(settings, compute=False)  # pipeline check: nothing computed
+    assert pending.relevance.alpha == "auto"
+    assert "kgcrawl calibrate tourism" in pending.origins["relevance.alpha"]
+    resolved = resolve_thresholds(settings)
+    assert isinstance(resolved.relevance.alpha, float)
+    assert resolved.relevance.beta == round(0.25 * resolved.relevance.alpha * 0.9, 4)
+    assert resolved.origins["relevance.alpha"] == "calibrated now"
+    fixed = resolve_thresholds(load_settings("tourism", {"relevance.alpha": "0.4"}))
+    assert (fixed.relevance.alpha, fixed.relevance.beta) == (0.4, 0.09)  # β follows a set α
+
+
+def test_composed_pages_have_the_share_they_are_labelled_with(corpora):
+    settings = load_settings("tourism", {"calibration.page_tokens": 300, "calibration.pages": 60})
+    from kgcrawl.text.corpus import read_corpus
+
+    on = read_corpus("corpus/tourism").documents
+    off = read_corpus("corpus/background").documents
+    pages = compose_pages(on, off, settings.calibration)
+    assert pages == compose_pages(on, off, settings.calibration)  # deterministic
+    assert 15 < sum(relevant for _, relevant in pages) < 45  # share uniform, cut at 0.5
+    assert all(len(page) > 300 for page, _ in pages)
+
+
+def test_no_corpus_is_one_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path))
+    settings = load_settings("tourism", {"calibration.positives": str(tmp_path / "none")})
+    with pytest.raises(Exception, match="no on-topic documents to calibrate α on"):
+        calibrate(settings)
