@@ -117,11 +117,15 @@ EXPORT_COLUMNS = ("order", "url", "final_url", "host", "status", "reason", "rele
                   "relevant", "truth", "title")  # fmt: skip
 
 
-def export_csv(run_id: str, out: IO[str]) -> None:
-    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it."""
+def export_csv(run_id: str, out: IO[str]) -> str | None:
+    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it.
+
+    Returns why the truth column is empty on a sandbox run (the sandbox has no
+    truth for its domain), else None.
+    """
     state = RunState.open(run_id)
     meta = state.meta()
-    truth = _truth_lookup(meta)
+    truth, no_truth = _truth_lookup(meta)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
     for o in state.outcomes():
@@ -130,18 +134,24 @@ def export_csv(run_id: str, out: IO[str]) -> None:
                          "" if o.relevance is None else f"{o.relevance:.6f}", int(o.relevant),
                          "" if label is None else int(label), o.title])  # fmt: skip
     state.close()
+    return no_truth
 
 
-def _truth_lookup(meta: dict) -> Callable[[str], bool | None] | None:
+def _truth_lookup(meta: dict) -> tuple[Callable[[str], bool] | None, str | None]:
+    """The sandbox's label of a URL for the run's domain, or (None, why not) off its domains."""
     sandbox = meta.get("sandbox")
     if not sandbox:
-        return None
+        return None, None
+    from kgcrawl.sandbox.truth import no_truth
     from kgcrawl.sandbox.world import World
 
-    world = World(sandbox["seed"], sandbox["size"])
     domain = meta["domain"]
+    reason = no_truth(domain)
+    if reason is not None:
+        return None, f"{reason}: the truth column is empty"
+    world = World(sandbox["seed"], sandbox["size"])
 
-    def lookup(url: str) -> bool | None:
+    def lookup(url: str) -> bool:
         return world.truth(url).relevant(domain)
 
-    return lookup
+    return lookup, None
