@@ -42,6 +42,10 @@ def evaluate(
         int | None,
         typer.Option("--manifest-pages", help="BFS pages recall counts (default: 4 × max pages)."),
     ] = None,
+    truth: Annotated[
+        Path | None,
+        typer.Option("--truth", help='JSON Lines of {"url", "relevant"}: the truth on any world.'),
+    ] = None,
     resolve: Annotated[
         list[str] | None, typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable.")
     ] = None,
@@ -61,11 +65,14 @@ def evaluate(
         domain=domain, strategies=tuple(strategies.split(",")), out=out, max_pages=max_pages,
         sandbox=sandbox, sandbox_size=sandbox_size, seed=seed, repeats=repeats,
         workers_per_crawl=workers_per_crawl, parallel=parallel, report_every=report_every,
-        manifest_pages=manifest_pages, resolve=tuple(resolve or ()), overrides=tuple(set_ or ()),
+        manifest_pages=manifest_pages, truth=truth, resolve=tuple(resolve or ()),
+        overrides=tuple(set_ or ()),
     )  # fmt: skip
     with evaluation_progress(console) as show:
         result = run_evaluation(plan, show)
     console.print(final_table(result.rows))
+    if result.no_truth:
+        console.print(result.no_truth, highlight=False)
     for path in result.files:
         console.print(f"written {path}", highlight=False)
     for run in result.failed:

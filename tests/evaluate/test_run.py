@@ -7,6 +7,7 @@ the sandbox in its own server process) and the tests read what it wrote.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,9 +18,11 @@ from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
 from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.view import export_csv
+from kgcrawl.evaluate.judge import SandboxJudge, no_truth_note, sandbox_judge
 from kgcrawl.evaluate.metrics import EvaluationError
 from kgcrawl.evaluate.report import CSV_COLUMNS, PLOTTED
-from kgcrawl.evaluate.run import SandboxJudge, strategy_names
+from kgcrawl.evaluate.run import strategy_names
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.sandbox.manifest import bfs
 from kgcrawl.sandbox.world import World
@@ -88,6 +91,9 @@ def test_summary_has_one_row_per_strategy(evaluated) -> None:
     assert [line.split("|")[1].strip() for line in body] == ["BFS", "FCITS_OH"]
     assert all(f" {PAGES} " in line for line in body)
     assert "## Set-up" in text and "world seed 0, size small" in text
+    assert "- fetch.delay = 0 s between requests to a host: the sandbox, whose server" in text
+    assert re.search(r"- truth: the sandbox's truth; [\d,]+ relevant of the 800 pages", text)
+    assert f"Values at DP = {PAGES}, the largest every run reached" in text and "†" not in text
     assert "R(p) > α = 0.70" in text
     separation = next(t for t in tables if t.startswith("| α | pages above α |")).splitlines()
     assert separation[2].startswith("| 0.70 (the pipeline's) |")
@@ -123,10 +129,37 @@ def test_true_harvest_and_recall_agree_with_the_sandbox(evaluated) -> None:
 
 def test_a_page_is_known_by_the_page_it_shows() -> None:
     world = World(0, "small")
-    judge = SandboxJudge(world, "tourism")
+    judge = SandboxJudge(world_args=(0, "small"), domain="tourism")
     for hazard in (Hazard.SESSION_ID, Hazard.MIRROR):
         url = world.hazard_urls(hazard)[0]
         assert judge.page(url) == world.truth(url).canonical != url
+
+
+def test_the_sandbox_has_no_truth_for_other_domains(tmp_path, monkeypatch) -> None:
+    """An honest "no truth" instead of every page marked irrelevant: no judge, no figure."""
+    assert sandbox_judge((0, "small"), "webkb", 100) is None
+    assert sandbox_judge((0, "small"), "tourism") is not None
+    assert no_truth_note("tourism") is None
+    note = "the sandbox has no truth for domain webkb: true harvest and recall are not measured"
+    assert no_truth_note("webkb") == note
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["evaluate", "tourism", "--set", "domain=webkb",
+                                      "--strategies", "bfs", "--max-pages", "20", "--sandbox",
+                                      "--sandbox-size", "small", "--out", str(out)],
+                                catch_exceptions=False)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert note in " ".join(result.output.split())
+    assert f"- truth: {note}" in (out / "summary.md").read_text(encoding="utf-8")
+    rows = _csv_rows(out)
+    assert rows and all(r["true_harvest"] == r["recall"] == "" for r in rows)
+    (run,) = (tmp_path / "home" / "runs").iterdir()
+    export = io.StringIO()
+    assert export_csv(run.name, export) == (
+        "the sandbox has no truth for domain webkb: the truth column is empty"
+    )
+    pages = [r for r in csv.DictReader(io.StringIO(export.getvalue())) if not r["reason"]]
+    assert len(pages) == 20 and all(r["truth"] == "" for r in pages)
 
 
 def test_strategy_names() -> None:
