@@ -109,6 +109,8 @@ def demo(
         result = run_demo(options, lambda stage: console.print(f"▶ {stage}: {STAGES[stage]}"), show)
     console.print(crawl_summary(result.crawl))
     console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
+    if result.no_truth:
+        console.print(result.no_truth, highlight=False)
     for name, rows in result.queries:
         console.print(result_table(rows, title=name))
     if result.refresh is None:

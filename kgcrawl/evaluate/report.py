@@ -222,12 +222,12 @@ def _unplotted_note(rows: list[MetricsRow]) -> list[str]:
 
 
 def unplotted(rows: Sequence[MetricsRow]) -> dict[str, str]:
-    """Metrics with nothing to draw, and why: no value at all (no truth), or zero everywhere."""
+    """Metrics with nothing to draw, and why: not measured (no truth), or zero everywhere."""
     skipped = {}
     for metric in PLOTTED:
         values = [getattr(row, metric) for row in rows]
         if all(value is None for value in values):
-            skipped[metric] = "no ground truth"
+            skipped[metric] = "not measured"
         elif all(not value for value in values):
             skipped[metric] = "zero everywhere"
     return skipped
