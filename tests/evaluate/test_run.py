@@ -17,12 +17,15 @@ import pytest
 from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
+from kgcrawl.crawl.ended import EARLY
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.view import export_csv
-from kgcrawl.evaluate.judge import SandboxJudge, no_truth_note, sandbox_judge
-from kgcrawl.evaluate.metrics import EvaluationError
+from kgcrawl.evaluate import run as run_module
+from kgcrawl.evaluate.jobs import JobResult
+from kgcrawl.evaluate.judge import SandboxJudge, ScoredRun, no_truth_note, sandbox_judge
+from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow, compared_rows
 from kgcrawl.evaluate.report import CSV_COLUMNS, PLOTTED
-from kgcrawl.evaluate.run import strategy_names
+from kgcrawl.evaluate.run import EvaluationPlan, EvaluationResult, strategy_names
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.sandbox.manifest import bfs
 from kgcrawl.sandbox.world import World
@@ -160,6 +163,33 @@ def test_the_sandbox_has_no_truth_for_other_domains(tmp_path, monkeypatch) -> No
     )
     pages = [r for r in csv.DictReader(io.StringIO(export.getvalue())) if not r["reason"]]
     assert len(pages) == 20 and all(r["truth"] == "" for r in pages)
+
+
+def test_every_run_gets_a_row_where_all_runs_reached(tmp_path, monkeypatch) -> None:
+    """bfs ran dry at DP 7: ops, with rows at 5 and 10, is read again for a row at 7."""
+
+    def rows(strategy: str, dps: tuple[int, ...], ended: str) -> list[MetricsRow]:
+        return [MetricsRow(strategy, "tourism", 0, dp, dp, 1.0, 0.5, 0.1, ended=ended)
+                for dp in dps]  # fmt: skip
+
+    plan = EvaluationPlan("tourism", ("ops", "bfs"), tmp_path)
+    result = EvaluationResult(plan, ("ops", "bfs"), 10, 5, 0.7, "delay")
+    result.runs = [
+        JobResult(0, "ops", 0, "r-ops", rows("ops", (5, 10), "budget"), 10, 10, 1.0, "budget"),
+        JobResult(1, "bfs", 0, "r-bfs", rows("bfs", (5, 7), EARLY), 7, 7, 1.0, EARLY),
+    ]
+    asked = []
+
+    def job_rows(job, also_at=()):
+        asked.append((job, tuple(also_at)))
+        return ScoredRun(rows("ops", (5, 7, 10), "budget"), None, "budget")
+
+    monkeypatch.setattr(run_module, "job_rows", job_rows)
+    jobs = ["job of ops", "job of bfs"]
+    run_module._rows_where_all_reached(result, jobs)  # type: ignore[arg-type]
+    assert asked == [("job of ops", (7,))]  # bfs has its row at 7 already
+    assert [r.dp for r in result.runs[0].rows] == [5, 7, 10]
+    assert compared_rows(result.rows).dp == 7
 
 
 def test_strategy_names() -> None:
