@@ -96,9 +96,9 @@ def _baseline_section(result: DemoResult) -> list[str]:
     lines = [
         f"## Against {BASELINE.upper()}",
         "",
-        f"Run `{baseline.run_id}`: `{BASELINE}` on the same world with the same budget, "
-        f"workers and ontology ({baseline.dp:,} pages in {baseline.seconds:.1f} s), without "
-        "the graph. The plots draw both crawls.",
+        f"Run `{baseline.run_id}`: `{BASELINE}` on the same world with the same workers and "
+        f"ontology, without the graph ({baseline.dp:,} pages in {baseline.seconds:.1f} s). "
+        f"{_baseline_budget(result)} The plots draw both crawls.",
         "",
     ]
     by_run: dict[str, dict[int, MetricsRow]] = {}
@@ -119,6 +119,17 @@ def _baseline_section(result: DemoResult) -> list[str]:
             cells += ["–", "–"] if row is None else [_percent(row.true_harvest), f"{row.lp:,}"]
         table.append(cells)
     return [*lines, *_table(header, table), ""]
+
+
+def _baseline_budget(result: DemoResult) -> str:
+    opts = result.options
+    if opts.baseline_budget >= opts.max_pages:
+        return "Same budget as the focused crawl."
+    why = "" if opts.baseline_pages else " (half of it by default, to keep the demo short)"
+    return (
+        f"Its budget is {opts.baseline_budget:,} pages of the focused crawl's "
+        f"{opts.max_pages:,}{why}: compare the two up to DP = {opts.baseline_budget:,}."
+    )
 
 
 def _plots_section(result: DemoResult) -> list[str]:

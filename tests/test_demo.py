@@ -61,14 +61,13 @@ def test_demo_end_to_end(tmp_path) -> None:
     assert any("(best F1)" in line for line in alphas)
 
     against = _section(report, "## Against BFS")
-    assert re.search(
-        r"Run `tourism-bfs-\S+`: `bfs` on the same world with the same budget", against
-    )
+    assert re.search(r"Run `tourism-bfs-\S+`: `bfs` on the same world with the same", against)
+    assert "Its budget is 75 pages of the focused crawl's 150 (half of it by default" in against
     header, *rows = [line for line in against.splitlines() if line.startswith("| ")]
     assert header == "| DP | fcits_oh true harvest | fcits_oh LP | bfs true harvest | bfs LP |"
-    final = rows[-1].split("|")
-    assert final[1].strip() == "150" and final[2].strip() == last[6].strip()
-    assert all(re.fullmatch(r" [\d.]+% ", cell) for cell in (final[2], final[4]))
+    cells = {row.split("|")[1].strip(): row.split("|")[2:6] for row in rows[1:]}
+    assert cells["150"][0].strip() == last[6].strip() and cells["150"][2:] == [" – ", " – "]
+    assert all(re.fullmatch(r" [\d.]+% ", cell) for cell in cells["75"][::2])  # both measured
 
     queries = _section(report, "## Queries")
     for name in ("crawl_summary", "top_concepts", "hosts_by_harvest"):
@@ -87,7 +86,8 @@ def test_demo_end_to_end(tmp_path) -> None:
     for name in plots:
         assert (out / name).read_bytes()[:8] == PNG_MAGIC
 
-    assert len(list((home / "runs").iterdir())) == 2  # both runs are kept under <data>
+    runs = sorted(path.name for path in (home / "runs").iterdir())  # both kept under <data>
+    assert [run.split("-")[1] for run in runs] == ["bfs", "fcits_oh"]
     assert status(home) is None  # the graph server the demo started is stopped
 
 
@@ -112,6 +112,16 @@ def test_demo_on_a_domain_the_sandbox_has_no_truth_for_says_so(tmp_path) -> None
     note = "the sandbox has no truth for domain webkb: true harvest and recall are not measured"
     assert f"Note: {note}." in _section(report, "## Crawl")
     against = _section(report, "## Against BFS").splitlines()
-    assert against[-1].startswith("| 20 | – | 0 | – | 0 |")  # not 0 % true harvest
+    assert "| 10 | – | 0 | – | 0 |" in against  # not 0 % true harvest
     plots = _section(report, "## Plots")
     assert "true_harvest (not measured); recall (not measured)" in plots
+
+
+def test_demo_options_are_checked_before_anything_runs(tmp_path) -> None:
+    from kgcrawl.demo import DemoError, DemoOptions, run_demo
+
+    with pytest.raises(DemoError, match="--baseline-pages must be at least 1, got 0"):
+        run_demo(DemoOptions(out=tmp_path / "demo", baseline_pages=0))
+    assert not (tmp_path / "demo").exists()
+    assert DemoOptions(max_pages=2000).baseline_budget == 1000
+    assert DemoOptions(max_pages=2000, baseline_pages=2000).baseline_budget == 2000

@@ -88,6 +88,10 @@ def demo(
         Path, typer.Option("--out", help="Folder for report.md, plots, ontology versions.")
     ] = Path("kgcrawl-demo"),
     max_pages: Annotated[int, typer.Option("--max-pages", help="Pages to crawl.")] = 2000,
+    baseline_pages: Annotated[
+        int | None,
+        typer.Option("--baseline-pages", help="Pages of the BFS baseline (default: half)."),
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", help="Requests in flight at once.")] = 8,
     seed: Annotated[int, typer.Option("--seed", help="Sandbox world and crawl seed.")] = 0,
     sandbox_size: Annotated[
@@ -103,7 +107,8 @@ def demo(
     from kgcrawl.evaluate.view import final_table
     from kgcrawl.graph.view import result_table
 
-    options = DemoOptions(out=out, max_pages=max_pages, workers=workers, seed=seed,
+    options = DemoOptions(out=out, max_pages=max_pages, baseline_pages=baseline_pages,
+                          workers=workers, seed=seed,
                           sandbox_size=sandbox_size, overrides=tuple(set_ or ()))  # fmt: skip
     with live_progress(console) as show:
         result = run_demo(options, lambda stage: console.print(f"▶ {stage}: {STAGES[stage]}"), show)

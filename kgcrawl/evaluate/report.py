@@ -246,15 +246,14 @@ def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
     for domain in dict.fromkeys(row.domain for row in rows):
         mine = [row for row in rows if row.domain == domain]
         skipped = unplotted(mine)
-        early = early_runs(mine)
+        labels = _legend(mine)
         for metric in PLOTTED:
             if metric in skipped:
                 continue
             fig = Figure(figsize=(7, 4.5), dpi=100)
             ax = fig.add_subplot()
-            for name in dict.fromkeys(row.strategy for row in mine):
+            for name, label in labels.items():
                 points = _mean_curve([r for r in mine if r.strategy == name], metric)
-                label = _display(name) + (" (ended early)" if name in early else "")
                 ax.plot(*zip(*points, strict=True), marker=".", label=label)
             ax.set_xlabel("DP (pages downloaded)")
             ax.set_ylabel(AXIS_LABEL[metric])
@@ -266,6 +265,23 @@ def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
             fig.savefig(path, format="png")
             written.append(path)
     return written
+
+
+def _legend(rows: list[MetricsRow]) -> dict[str, str]:
+    """Strategy → its legend label, saying where a line stops short of the others and why."""
+    ends: dict[str, int] = {}
+    for row in rows:
+        ends[row.strategy] = max(ends.get(row.strategy, 0), row.dp)
+    early, longest = early_runs(rows), max(ends.values())
+    labels = {}
+    for name, end in ends.items():
+        if name in early:
+            labels[name] = f"{_display(name)} (ended early, DP {end:,})"
+        elif end < longest:
+            labels[name] = f"{_display(name)} ({end:,}-page crawl)"
+        else:
+            labels[name] = _display(name)
+    return labels
 
 
 def write_report(

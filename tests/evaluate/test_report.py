@@ -124,6 +124,19 @@ def test_plots_zero_everywhere_are_not_drawn_and_the_summary_says_so(tmp_path) -
     assert "Not plotted: LP (relevant pages downloaded) (zero everywhere); AC = LP / DP" in summary
 
 
+def test_a_line_that_stops_short_says_why_in_the_legend() -> None:
+    rows = [
+        MetricsRow("fcits_oh", "tourism", 0, 20, 6, 0.3, 0.5, 0.2, ended="budget"),
+        MetricsRow("bfs", "tourism", 0, 10, 2, 0.2, 0.3, 0.25, ended="budget"),
+        MetricsRow("ops", "tourism", 0, 7, 2, 2 / 7, 0.3, 0.25, ended="frontier exhausted"),
+    ]
+    assert report._legend(rows) == {
+        "fcits_oh": "FCITS_OH",
+        "bfs": "BFS (10-page crawl)",
+        "ops": "OPS (ended early, DP 7)",
+    }
+
+
 def test_without_truth_no_truth_plots_and_dashes(tmp_path) -> None:
     rows = [
         MetricsRow("ops", "rainstorm", 0, 10, 6, 0.6, 0.65, 0.2),
