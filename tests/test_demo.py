@@ -18,8 +18,8 @@ from kgcrawl.graph.server import status
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## α against the truth", "## Queries",
-            "## New terms", "## Plots")  # fmt: skip
+SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## α against the truth",
+            "## Against BFS", "## Queries", "## New terms", "## Plots")  # fmt: skip
 
 
 def _demo(home: Path, out: Path, *args: str) -> str:
@@ -45,7 +45,7 @@ def test_demo_end_to_end(tmp_path) -> None:
     positions = [report.index(heading) for heading in SECTIONS]
     assert positions == sorted(positions)
     times = dict(re.findall(r"^\| (\w+) \| ([\d.]+) \|$", _section(report, "## Stage times"), re.M))
-    assert list(times) == ["ontology", "crawl", "queries", "refresh", "report", "total"]
+    assert list(times) == ["ontology", "crawl", "baseline", "queries", "refresh", "report", "total"]
     assert float(times["total"]) == pytest.approx(
         sum(float(v) for k, v in times.items() if k != "total"), abs=0.3
     )
@@ -59,6 +59,15 @@ def test_demo_end_to_end(tmp_path) -> None:
     pipeline_row = next(line for line in alphas if line.startswith("| 0.45 (the pipeline's) |"))
     assert pipeline_row.split("|")[2].strip() == last[2].strip()  # pages above α = LP
     assert any("(best F1)" in line for line in alphas)
+
+    against = _section(report, "## Against BFS")
+    assert re.search(r"Run `tourism-bfs-\S+`: `bfs` on the same world with the same", against)
+    assert "Its budget is 75 pages of the focused crawl's 150 (half of it by default" in against
+    header, *rows = [line for line in against.splitlines() if line.startswith("| ")]
+    assert header == "| DP | fcits_oh true harvest | fcits_oh LP | bfs true harvest | bfs LP |"
+    cells = {row.split("|")[1].strip(): row.split("|")[2:6] for row in rows[1:]}
+    assert cells["150"][0].strip() == last[6].strip() and cells["150"][2:] == [" – ", " – "]
+    assert all(re.fullmatch(r" [\d.]+% ", cell) for cell in cells["75"][::2])  # both measured
 
     queries = _section(report, "## Queries")
     for name in ("crawl_summary", "top_concepts", "hosts_by_harvest"):
@@ -77,7 +86,8 @@ def test_demo_end_to_end(tmp_path) -> None:
     for name in plots:
         assert (out / name).read_bytes()[:8] == PNG_MAGIC
 
-    assert len(list((home / "runs").iterdir())) == 1  # the run is kept under <data>
+    runs = sorted(path.name for path in (home / "runs").iterdir())  # both kept under <data>
+    assert [run.split("-")[1] for run in runs] == ["bfs", "fcits_oh"]
     assert status(home) is None  # the graph server the demo started is stopped
 
 
@@ -88,3 +98,30 @@ def test_demo_without_relevant_pages_says_why_there_is_no_refresh(tmp_path) -> N
     assert terms.startswith("No refresh: no relevant page")
     assert re.search(r"α = 0\.99; the highest R\(p\) was 0\.\d\d", terms)
     assert not (tmp_path / "demo" / "ontology" / "tourism.v2.owl").exists()
+    # No page passed α in either crawl: LP and AC are zero everywhere, and not drawn.
+    plots = _section(report, "## Plots")
+    assert "tourism-lp.png" not in plots and "tourism-ac.png" not in plots
+    assert "Not drawn: lp (zero everywhere); ac (zero everywhere); recall (not" in plots
+    assert "tourism-true_harvest.png" in plots
+    assert not (tmp_path / "demo" / "tourism-lp.png").exists()
+
+
+def test_demo_on_a_domain_the_sandbox_has_no_truth_for_says_so(tmp_path) -> None:
+    report = _demo(tmp_path / "home", tmp_path / "demo", "--max-pages", "20",
+                   "--set", "domain=webkb")  # fmt: skip
+    note = "the sandbox has no truth for domain webkb: true harvest and recall are not measured"
+    assert f"Note: {note}." in _section(report, "## Crawl")
+    against = _section(report, "## Against BFS").splitlines()
+    assert "| 10 | – | 0 | – | 0 |" in against  # not 0 % true harvest
+    plots = _section(report, "## Plots")
+    assert "true_harvest (not measured); recall (not measured)" in plots
+
+
+def test_demo_options_are_checked_before_anything_runs(tmp_path) -> None:
+    from kgcrawl.demo import DemoError, DemoOptions, run_demo
+
+    with pytest.raises(DemoError, match="--baseline-pages must be at least 1, got 0"):
+        run_demo(DemoOptions(out=tmp_path / "demo", baseline_pages=0))
+    assert not (tmp_path / "demo").exists()
+    assert DemoOptions(max_pages=2000).baseline_budget == 1000
+    assert DemoOptions(max_pages=2000, baseline_pages=2000).baseline_budget == 2000

@@ -37,6 +37,14 @@ SetOption = Annotated[
     typer.Option("--set", help="Override a setting: section.key=value (repeatable)."),
 ]
 
+SandboxProfileOption = Annotated[
+    str,
+    typer.Option(
+        "--sandbox-profile",
+        help="Kind of sandbox web: default (portals), sparse (academic, English), flat (Chinese, "
+        "few topic words per page).",
+    ),
+]
 GraphOption = Annotated[
     str | None, typer.Option("--graph", help="embedded, none, bolt://… or neo4j://…")
 ]

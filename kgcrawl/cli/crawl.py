@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kgcrawl.cli.common import GraphOption, SetOption, app, console
+from kgcrawl.cli.common import GraphOption, SandboxProfileOption, SetOption, app, console
 
 
 @app.command("crawl")
@@ -32,13 +32,7 @@ def crawl(
     sandbox_size: Annotated[
         str, typer.Option("--sandbox-size", help="small|default|large.")
     ] = "default",
-    sandbox_profile: Annotated[
-        str,
-        typer.Option(
-            "--sandbox-profile",
-            help="default|sparse|flat: the kind of sandbox web (SPEC §12).",
-        ),
-    ] = "default",
+    sandbox_profile: SandboxProfileOption = "default",
     resume: Annotated[
         str | None, typer.Option("--resume", help="Continue the run with this id.")
     ] = None,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kgcrawl.cli.common import SetOption, app, console
+from kgcrawl.cli.common import SandboxProfileOption, SetOption, app, console
 from kgcrawl.cli.ontology import _print_refresh
 
 
@@ -26,6 +26,7 @@ def evaluate(
     sandbox_size: Annotated[
         str, typer.Option("--sandbox-size", help="small|default|large.")
     ] = "default",
+    sandbox_profile: SandboxProfileOption = "default",
     seed: Annotated[
         int, typer.Option("--seed", help="World seed; repeat r uses strategy seed S + r.")
     ] = 0,
@@ -41,6 +42,10 @@ def evaluate(
     manifest_pages: Annotated[
         int | None,
         typer.Option("--manifest-pages", help="BFS pages recall counts (default: 4 × max pages)."),
+    ] = None,
+    truth: Annotated[
+        Path | None,
+        typer.Option("--truth", help='JSON Lines of {"url", "relevant"}: the truth on any world.'),
     ] = None,
     resolve: Annotated[
         list[str] | None, typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable.")
@@ -59,13 +64,17 @@ def evaluate(
 
     plan = EvaluationPlan(
         domain=domain, strategies=tuple(strategies.split(",")), out=out, max_pages=max_pages,
-        sandbox=sandbox, sandbox_size=sandbox_size, seed=seed, repeats=repeats,
+        sandbox=sandbox, sandbox_size=sandbox_size, sandbox_profile=sandbox_profile, seed=seed,
+        repeats=repeats,
         workers_per_crawl=workers_per_crawl, parallel=parallel, report_every=report_every,
-        manifest_pages=manifest_pages, resolve=tuple(resolve or ()), overrides=tuple(set_ or ()),
+        manifest_pages=manifest_pages, truth=truth, resolve=tuple(resolve or ()),
+        overrides=tuple(set_ or ()),
     )  # fmt: skip
     with evaluation_progress(console) as show:
         result = run_evaluation(plan, show)
     console.print(final_table(result.rows))
+    if result.no_truth:
+        console.print(result.no_truth, highlight=False)
     for path in result.files:
         console.print(f"written {path}", highlight=False)
     for run in result.failed:
@@ -81,11 +90,16 @@ def demo(
         Path, typer.Option("--out", help="Folder for report.md, plots, ontology versions.")
     ] = Path("kgcrawl-demo"),
     max_pages: Annotated[int, typer.Option("--max-pages", help="Pages to crawl.")] = 2000,
+    baseline_pages: Annotated[
+        int | None,
+        typer.Option("--baseline-pages", help="Pages of the BFS baseline (default: half)."),
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", help="Requests in flight at once.")] = 8,
     seed: Annotated[int, typer.Option("--seed", help="Sandbox world and crawl seed.")] = 0,
     sandbox_size: Annotated[
         str, typer.Option("--sandbox-size", help="small|default|large.")
     ] = "default",
+    sandbox_profile: SandboxProfileOption = "default",
     set_: SetOption = None,
 ) -> None:
     """The whole mission offline: FCA ontology, sandbox crawl, graph, queries, refresh, report."""
@@ -96,12 +110,16 @@ def demo(
     from kgcrawl.evaluate.view import final_table
     from kgcrawl.graph.view import result_table
 
-    options = DemoOptions(out=out, max_pages=max_pages, workers=workers, seed=seed,
-                          sandbox_size=sandbox_size, overrides=tuple(set_ or ()))  # fmt: skip
+    options = DemoOptions(out=out, max_pages=max_pages, baseline_pages=baseline_pages,
+                          workers=workers, seed=seed,
+                          sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
+                          overrides=tuple(set_ or ()))  # fmt: skip
     with live_progress(console) as show:
         result = run_demo(options, lambda stage: console.print(f"▶ {stage}: {STAGES[stage]}"), show)
     console.print(crawl_summary(result.crawl))
     console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
+    if result.no_truth:
+        console.print(result.no_truth, highlight=False)
     for name, rows in result.queries:
         console.print(result_table(rows, title=name))
     if result.refresh is None:

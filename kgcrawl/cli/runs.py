@@ -36,4 +36,6 @@ def runs_export(
     """Pages in crawl order with R(p), relevance, status and, on the sandbox, the truth."""
     from kgcrawl.crawl.view import export_csv
 
-    export_csv(run_id, sys.stdout)
+    no_truth = export_csv(run_id, sys.stdout)
+    if no_truth:
+        print(no_truth, file=sys.stderr)

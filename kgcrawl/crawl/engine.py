@@ -33,6 +33,7 @@ from pathlib import Path
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import StageTimes, analyse_in_process, analyse_result, init_analyser
 from kgcrawl.crawl.state import Outcome, RunState, new_run_id
@@ -72,12 +73,6 @@ class Progress:
         return self.dp / elapsed if elapsed > 0 else 0.0
 
 
-# Why a run ended (SPEC §5.1), as its state records it in meta["ended"].
-ENDED_BUDGET, ENDED_EXHAUSTED, ENDED_SIGNAL, ENDED_ERROR = (
-    "budget", "frontier exhausted", "signal", "error"
-)  # fmt: skip
-
-
 @dataclass
 class CrawlResult:
     run_id: str
@@ -85,7 +80,7 @@ class CrawlResult:
     lp: int
     outcomes: int
     seconds: float
-    ended: str  # ENDED_BUDGET, ENDED_EXHAUSTED or ENDED_SIGNAL
+    ended: str  # crawl/ended.py: BUDGET, EXHAUSTED or SIGNAL
     state_path: Path
     max_pages: int = 0
     alpha: float = 0.0
@@ -98,7 +93,7 @@ class CrawlResult:
     @property
     def stopped(self) -> bool:
         """Stopped by a signal before its end: it can be resumed."""
-        return self.ended == ENDED_SIGNAL
+        return self.ended == SIGNAL
 
 
 OnCommit = Callable[[list[Outcome]], None]
@@ -216,15 +211,15 @@ class Engine:
                     self._run_parallel()
                 self._checkpoint()
         except BaseException:
-            self.state.set_meta({"ended": ENDED_ERROR})
+            self.state.set_meta({"ended": ERROR})
             self.state.checkpoint()
             raise
         if self._done():
-            ended = ENDED_BUDGET
+            ended = BUDGET
         elif self._stop.is_set():
-            ended = ENDED_SIGNAL
+            ended = SIGNAL
         else:
-            ended = ENDED_EXHAUSTED
+            ended = EXHAUSTED
         self.state.set_meta({"ended": ended})
         self.state.checkpoint()
         if self.warc:

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from kgcrawl.crawl.engine import ENDED_BUDGET, ENDED_SIGNAL, CrawlResult, Progress
+from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
+from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, runs_dir
 
 REFRESH_SECONDS = 0.25
@@ -45,14 +46,14 @@ def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
 
 def stop_reason(result: CrawlResult) -> str:
     """Why the crawl ended, with what to do next when there is something to do."""
-    if result.ended == ENDED_SIGNAL:
+    if result.ended == SIGNAL:
         return f"stopped by a signal; continue with `kgcrawl crawl --resume {result.run_id}`"
     promoted = (
         f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
         else ""
     )
-    if result.ended == ENDED_BUDGET:
+    if result.ended == BUDGET:
         return "page budget reached" + promoted
     return "frontier exhausted: no unvisited link left" + promoted
 
@@ -109,12 +110,6 @@ def runs_table() -> Table:
     return table
 
 
-def ended_text(meta: dict) -> str:
-    """How a run ended, from its state; a run without an end is going on or was killed."""
-    ended = meta.get("ended")
-    return ended if ended else "not ended (running, or killed: --resume goes on)"
-
-
 def run_details(run_id: str) -> Table:
     state = RunState.open(run_id)
     meta = state.meta()
@@ -139,11 +134,15 @@ EXPORT_COLUMNS = ("order", "url", "final_url", "host", "status", "reason", "rele
                   "relevant", "truth", "title")  # fmt: skip
 
 
-def export_csv(run_id: str, out: IO[str]) -> None:
-    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it."""
+def export_csv(run_id: str, out: IO[str]) -> str | None:
+    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it.
+
+    Returns why the truth column is empty on a sandbox run (the sandbox has no
+    truth for its domain), else None.
+    """
     state = RunState.open(run_id)
     meta = state.meta()
-    truth = _truth_lookup(meta)
+    truth, no_truth = _truth_lookup(meta)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
     for o in state.outcomes():
@@ -152,18 +151,24 @@ def export_csv(run_id: str, out: IO[str]) -> None:
                          "" if o.relevance is None else f"{o.relevance:.6f}", int(o.relevant),
                          "" if label is None else int(label), o.title])  # fmt: skip
     state.close()
+    return no_truth
 
 
-def _truth_lookup(meta: dict) -> Callable[[str], bool | None] | None:
+def _truth_lookup(meta: dict) -> tuple[Callable[[str], bool] | None, str | None]:
+    """The sandbox's label of a URL for the run's domain, or (None, why not) off its domains."""
     sandbox = meta.get("sandbox")
     if not sandbox:
-        return None
+        return None, None
+    from kgcrawl.sandbox.truth import no_truth
     from kgcrawl.sandbox.world import World
 
-    world = World(sandbox["seed"], sandbox["size"], sandbox.get("profile", "default"))
     domain = meta["domain"]
+    reason = no_truth(domain)
+    if reason is not None:
+        return None, f"{reason}: the truth column is empty"
+    world = World(sandbox["seed"], sandbox["size"], sandbox.get("profile", "default"))
 
-    def lookup(url: str) -> bool | None:
+    def lookup(url: str) -> bool:
         return world.truth(url).relevant(domain)
 
-    return lookup
+    return lookup, None

@@ -80,7 +80,8 @@ def recall(found: Collection[str], relevant: Collection[str]) -> float | None:
 class MetricsRow:
     """The metrics of one crawl after `dp` downloaded pages (one line of metrics.csv).
 
-    `true_harvest` and `recall` are None when the world gave no ground truth.
+    `true_harvest` and `recall` are None when the world gave no ground truth;
+    `ended` is how the row's run ended (crawl/ended.py), None when not known.
     """
 
     strategy: str
@@ -93,15 +94,18 @@ class MetricsRow:
     sd: float
     true_harvest: float | None = None
     recall: float | None = None
+    ended: str | None = None
 
 
 class MetricsRecorder:
     """Fed downloaded pages in crawl order, returns a row every `report_every` pages.
 
     `add` returns the row due at that page (else None); `finish` the row at the
-    last page unless one was just made. `relevant_urls`, when given, is the set
-    recall is measured against, and every page must then come with its URL. The
-    true harvest is known only while every page came with a truth label.
+    last page unless one was just made; `also_at` are further DPs to make a row
+    at (the DP every run of an evaluation reached, so that they compare there).
+    `relevant_urls`, when given, is the set recall is measured against, and
+    every page must then come with its URL. The true harvest is known only while
+    every page came with a truth label.
     """
 
     def __init__(
@@ -111,6 +115,7 @@ class MetricsRecorder:
         repeat: int = 0,
         report_every: int = 500,
         relevant_urls: Collection[str] | None = None,
+        also_at: Collection[int] = (),
     ) -> None:
         if report_every < 1:
             raise EvaluationError(f"report_every must be at least 1, got {report_every}")
@@ -118,6 +123,7 @@ class MetricsRecorder:
         self.domain = domain
         self.repeat = repeat
         self.report_every = report_every
+        self.also_at = frozenset(also_at)
         self.relevant_urls = None if relevant_urls is None else frozenset(relevant_urls)
         self.rows: list[MetricsRow] = []
         self._relevances: list[float] = []
@@ -145,7 +151,7 @@ class MetricsRecorder:
             self._truth_known = False
         else:
             self._truly += bool(truth)
-        if self.dp % self.report_every == 0:
+        if self.dp % self.report_every == 0 or self.dp in self.also_at:
             return self._emit()
         return None
 
@@ -182,13 +188,14 @@ def record_outcomes(
     report_every: int = 500,
     truth: Callable[[str], bool | None] | None = None,
     relevant_urls: Collection[str] | None = None,
+    also_at: Collection[int] = (),
 ) -> list[MetricsRow]:
     """The rows of a run's log (`RunState.outcomes()`): downloaded pages only, in fold order.
 
     A page is known by the URL it was finally read from (`final_url`); `truth`
     maps it to its true label.
     """
-    recorder = MetricsRecorder(strategy, domain, repeat, report_every, relevant_urls)
+    recorder = MetricsRecorder(strategy, domain, repeat, report_every, relevant_urls, also_at)
     for outcome in outcomes:
         if not outcome.downloaded or outcome.relevance is None:
             continue
@@ -200,14 +207,37 @@ def record_outcomes(
     return recorder.rows
 
 
-def final_rows(rows: Iterable[MetricsRow]) -> list[MetricsRow]:
-    """The last row (largest DP) of every strategy × domain × repeat, in first-seen order."""
-    last: dict[tuple[str, str, int], MetricsRow] = {}
+@dataclass(frozen=True)
+class Comparison:
+    """Each run's row at one DP, the one Tables 2 and 3 compare the runs at.
+
+    `reached` is the largest DP every run reached (the smallest of the runs'
+    last DPs); `dp` is the largest DP at which every run has a row, `reached`
+    itself when the rows were made for it (an evaluation makes them).
+    """
+
+    dp: int
+    reached: int
+    rows: list[MetricsRow]  # one per strategy × domain × repeat, in first-seen order
+
+
+def compared_rows(rows: Iterable[MetricsRow]) -> Comparison:
+    """The runs' rows at the largest DP they all have a row for, not each run's last row.
+
+    A run that ended early (a small world, an exhausted frontier) would otherwise
+    be ranked on fewer pages than the others.
+    """
+    runs: dict[tuple[str, str, int], dict[int, MetricsRow]] = {}
     for row in rows:
-        key = (row.strategy, row.domain, row.repeat)
-        if key not in last or row.dp >= last[key].dp:
-            last[key] = row
-    return list(last.values())
+        runs.setdefault((row.strategy, row.domain, row.repeat), {})[row.dp] = row
+    if not runs:
+        raise EvaluationError("no metrics rows to compare")
+    reached = min(max(by_dp) for by_dp in runs.values())
+    shared = set.intersection(*(set(by_dp) for by_dp in runs.values()))
+    if not shared:
+        raise EvaluationError("no DP at which every run has a metrics row")
+    dp = max(shared)
+    return Comparison(dp, reached, [by_dp[dp] for by_dp in runs.values()])
 
 
 def average_ranks(values: Mapping[str, float], higher_is_better: bool = True) -> dict[str, float]:
@@ -291,9 +321,9 @@ def friedman_ranks(
 def friedman_from_rows(
     rows: Iterable[MetricsRow], metrics: Sequence[str] = METRICS
 ) -> FriedmanRanks:
-    """Table 3 from metrics rows: each domain × repeat's final rows are one result set."""
+    """Table 3 from metrics rows: each domain × repeat's compared rows are one result set."""
     result_sets: dict[tuple[str, int], dict[str, dict[str, float]]] = {}
-    for row in final_rows(rows):
+    for row in compared_rows(rows).rows:
         values = {metric: getattr(row, metric) for metric in metrics}
         result_sets.setdefault((row.domain, row.repeat), {})[row.strategy] = values
     return friedman_ranks(list(result_sets.values()), metrics)

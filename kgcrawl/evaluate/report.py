@@ -15,13 +15,17 @@
 | sd | population standard deviation of R(p) (Eq. 12) |
 | true_harvest | truly relevant pages / DP; empty without ground truth |
 | recall | share of the known relevant URLs downloaded; empty without ground truth |
+| ended | how its run ended: budget, frontier exhausted, signal, error; early (why not known) |
 
 `summary.md` holds, per domain, a table in the style of Table 2 (each
-strategy's final values, the best of each column in bold; means over repeats)
-and a Friedman-rank table in the style of Table 3 (metrics.py). The plots, one
-per metric and domain (`<domain>-<metric>.png`), draw the metric against DP
-with one line per strategy (means over repeats), as the paper's Figs. 2–9.
-Labels are English, so no CJK font is needed. On the sandbox, summary.md also
+strategy's values at the largest DP every run reached, the best of each column
+in bold; means over repeats) and a Friedman-rank table in the style of Table 3
+(metrics.py) at the same DP; both say which DP, and flag (†) the strategies of
+a run that ended before its budget. The plots, one per metric and domain
+(`<domain>-<metric>.png`), draw the metric against DP with one line per
+strategy (means over repeats), as the paper's Figs. 2–9; a metric with no value
+(no truth) or zero everywhere is not drawn, and the summary says so. Labels are
+English, so no CJK font is needed. On the sandbox, summary.md also
 says how well R(p) > α picks the truly relevant pages, at the pipeline's α and
 at the α with the best F1: whether α suits the ontology's R(p) at all.
 """
@@ -34,11 +38,13 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from statistics import fmean
 
+from kgcrawl.crawl.ended import ended_early
 from kgcrawl.evaluate.metrics import (
     HIGHER_IS_BETTER,
+    Comparison,
     EvaluationError,
     MetricsRow,
-    final_rows,
+    compared_rows,
     friedman_from_rows,
 )
 from kgcrawl.scoring.thresholds import best_separation, separation
@@ -54,7 +60,9 @@ AXIS_LABEL = {
     "recall": "recall of the relevant pages",
 }
 _INTS = {"repeat", "dp", "lp"}
-_OPTIONAL = {"true_harvest", "recall"}
+_TEXTS = {"strategy", "domain"}
+_OPTIONAL = {"true_harvest", "recall", "ended"}
+EARLY_MARK = "†"
 
 
 def write_metrics_csv(rows: Iterable[MetricsRow], path: str | Path) -> Path:
@@ -87,10 +95,10 @@ def _row(record: dict[str, str], path: Path, line: int) -> MetricsRow:
     try:
         for name in CSV_COLUMNS:
             text = record[name]
-            if name in ("strategy", "domain"):
-                values[name] = text
-            elif name in _OPTIONAL and text == "":
+            if name in _OPTIONAL and text == "":
                 values[name] = None
+            elif name in _TEXTS or name == "ended":
+                values[name] = text
             else:
                 values[name] = int(text) if name in _INTS else float(text)
     except (TypeError, ValueError) as exc:
@@ -110,9 +118,11 @@ def summary_markdown(rows: Sequence[MetricsRow], title: str = "Evaluation") -> s
 
 
 def _domain_section(domain: str, rows: list[MetricsRow]) -> list[str]:
-    finals = final_rows(rows)
+    compared = compared_rows(rows)
+    finals = compared.rows
     strategies = list(dict.fromkeys(row.strategy for row in finals))
     repeats = len({row.repeat for row in finals})
+    early = early_runs(finals)
     means = {
         name: {
             column: _mean([getattr(r, column) for r in finals if r.strategy == name])
@@ -128,34 +138,71 @@ def _domain_section(domain: str, rows: list[MetricsRow]) -> list[str]:
     lines = [
         f"## {domain}",
         "",
-        f"Final values of each strategy (Table 2 style{of_repeats}; best in bold).",
+        f"Values {at_dp(compared)} (Table 2 style{of_repeats}; best in bold).",
         "",
         "| Strategy | DP | LP | AC | AR | SD | True harvest | Recall |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name in strategies:
-        cells = [_display(name), _number(means[name]["dp"])]
+        cells = [_flagged(name, early), _number(means[name]["dp"])]
         for column in PLOTTED:
             value = means[name][column]
             text = _format(column, value)
             cells.append(f"**{text}**" if value is not None and value == best[column] else text)
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", *_friedman_section(rows), ""]
+    lines += _early_note(early)
+    lines += ["", *_friedman_section(rows, compared, early), *_unplotted_note(rows), ""]
     return lines
 
 
-def _friedman_section(rows: list[MetricsRow]) -> list[str]:
+def at_dp(compared: Comparison) -> str:
+    """Which DP the runs are compared at, and why that one."""
+    if compared.dp == compared.reached:
+        return f"at DP = {compared.dp:,}, the largest every run reached"
+    return (
+        f"at DP = {compared.dp:,}, the largest at which every run has a row "
+        f"(every run reached {compared.reached:,})"
+    )
+
+
+def early_runs(rows: Iterable[MetricsRow]) -> dict[str, list[str]]:
+    """Strategy → how its runs that ended before their budget ended ("frontier exhausted", …)."""
+    early: dict[str, list[str]] = {}
+    seen: set[tuple[str, str, int]] = set()
+    for row in rows:
+        run = (row.strategy, row.domain, row.repeat)
+        if run not in seen and ended_early(row.ended):
+            seen.add(run)
+            early.setdefault(row.strategy, []).append(f"{row.ended}, repeat {row.repeat}")
+    return early
+
+
+def _flagged(strategy: str, early: dict[str, list[str]]) -> str:
+    return f"{_display(strategy)} {EARLY_MARK}" if strategy in early else _display(strategy)
+
+
+def _early_note(early: dict[str, list[str]]) -> list[str]:
+    if not early:
+        return []
+    runs = "; ".join(f"{_display(name)} ({', '.join(how)})" for name, how in early.items())
+    return ["", f"{EARLY_MARK} a run ended before its page budget: {runs}."]
+
+
+def _friedman_section(
+    rows: list[MetricsRow], compared: Comparison, early: dict[str, list[str]]
+) -> list[str]:
     table = friedman_from_rows(rows)
     header = " | ".join(m.upper() for m in table.metrics)
     lines = [
-        "Friedman average ranks (Table 3 style; 1 = best, LP, AC, AR higher is better, SD lower).",
+        f"Friedman average ranks {at_dp(compared)} (Table 3 style; 1 = best, LP, AC, AR "
+        "higher is better, SD lower).",
         "",
         f"| Strategy | {header} | Average |",
         "| --- |" + " ---: |" * (len(table.metrics) + 1),
     ]
     for name in table.strategies:
         ranks = " | ".join(f"{table.ranks[name][m]:.4g}" for m in table.metrics)
-        lines.append(f"| {_display(name)} | {ranks} | {table.average[name]:.4g} |")
+        lines.append(f"| {_flagged(name, early)} | {ranks} | {table.average[name]:.4g} |")
     if table.statistic is not None:
         lines += [
             "",
@@ -165,8 +212,31 @@ def _friedman_section(rows: list[MetricsRow]) -> list[str]:
     return lines
 
 
+def _unplotted_note(rows: list[MetricsRow]) -> list[str]:
+    skipped = unplotted(rows)
+    if not skipped:
+        return []
+    listed = "; ".join(f"{AXIS_LABEL[metric]} ({why})" for metric, why in skipped.items())
+    return ["", f"Not plotted: {listed}."]
+
+
+def unplotted(rows: Sequence[MetricsRow]) -> dict[str, str]:
+    """Metrics with nothing to draw, and why: not measured (no truth), or zero everywhere."""
+    skipped = {}
+    for metric in PLOTTED:
+        values = [getattr(row, metric) for row in rows]
+        if all(value is None for value in values):
+            skipped[metric] = "not measured"
+        elif all(not value for value in values):
+            skipped[metric] = "zero everywhere"
+    return skipped
+
+
 def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
-    """One PNG per metric and domain, metric against DP, one line per strategy."""
+    """One PNG per metric and domain, metric against DP, one line per strategy.
+
+    Metrics with nothing to draw (`unplotted`) get no PNG.
+    """
     from matplotlib.figure import Figure
 
     out_dir = Path(out_dir)
@@ -174,14 +244,16 @@ def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
     written = []
     for domain in dict.fromkeys(row.domain for row in rows):
         mine = [row for row in rows if row.domain == domain]
+        skipped = unplotted(mine)
+        labels = _legend(mine)
         for metric in PLOTTED:
-            if all(getattr(row, metric) is None for row in mine):
+            if metric in skipped:
                 continue
             fig = Figure(figsize=(7, 4.5), dpi=100)
             ax = fig.add_subplot()
-            for name in dict.fromkeys(row.strategy for row in mine):
+            for name, label in labels.items():
                 points = _mean_curve([r for r in mine if r.strategy == name], metric)
-                ax.plot(*zip(*points, strict=True), marker=".", label=_display(name))
+                ax.plot(*zip(*points, strict=True), marker=".", label=label)
             ax.set_xlabel("DP (pages downloaded)")
             ax.set_ylabel(AXIS_LABEL[metric])
             ax.set_title(f"{metric.upper().replace('_', ' ')} against DP ({domain})")
@@ -192,6 +264,23 @@ def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
             fig.savefig(path, format="png")
             written.append(path)
     return written
+
+
+def _legend(rows: list[MetricsRow]) -> dict[str, str]:
+    """Strategy → its legend label, saying where a line stops short of the others and why."""
+    ends: dict[str, int] = {}
+    for row in rows:
+        ends[row.strategy] = max(ends.get(row.strategy, 0), row.dp)
+    early, longest = early_runs(rows), max(ends.values())
+    labels = {}
+    for name, end in ends.items():
+        if name in early:
+            labels[name] = f"{_display(name)} (ended early, DP {end:,})"
+        elif end < longest:
+            labels[name] = f"{_display(name)} ({end:,}-page crawl)"
+        else:
+            labels[name] = _display(name)
+    return labels
 
 
 def write_report(
@@ -230,7 +319,7 @@ def _best(values: list[float | None], higher: bool) -> float | None:
 def separation_markdown(
     relevant: Sequence[float], irrelevant: Sequence[float], alpha: float
 ) -> str:
-    """How well R(p) > α matches the sandbox's truth: the pipeline's α and the best-F1 one."""
+    """How well R(p) > α matches the truth: the pipeline's α and the best-F1 one."""
     if not relevant:
         return ""
     best = best_separation(relevant, irrelevant)
@@ -242,7 +331,7 @@ def separation_markdown(
         "## α against the truth",
         "",
         f"R(p) of the {len(relevant) + len(irrelevant):,} pages downloaded, "
-        f"{len(relevant):,} of them truly relevant: LP counts R(p) > α, the sandbox knows "
+        f"{len(relevant):,} of them truly relevant: LP counts R(p) > α, the truth says "
         "which pages are relevant.",
         "",
         "| α | pages above α | precision | recall | F1 |",

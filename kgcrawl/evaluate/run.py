@@ -1,54 +1,43 @@
 """`kgcrawl evaluate`: strategies on the same world, seeds and settings (SPEC §10).
 
-One sandbox server (runner.sandbox_process) serves the whole evaluation. Each
-strategy × repeat is one crawl, run in its own process, `parallel` at a time (a
-sequential crawl waits on politeness far more than it computes, and the machine
-has two cores). Every crawl gets the same settings: the pipeline's, then the
-evaluation's defaults (`crawl.workers = 1`, so that the page sequence is a
-function of the seed; `graph.uri = none`, the evaluation judges crawls, not the
-graph; `fetch.delay = 0` on the sandbox, whose server is ours — robots.txt
-`Crawl-delay` still holds), then `--set`, then the evaluation's own options
-(strategy, pages, seed). The world's seed is `seed` for every crawl; repeat r
-crawls with the strategy seed `seed + r`, so repeats of a randomised strategy
-differ while the world and the seeds stay the same.
+Each strategy × repeat is one crawl in its own process (jobs.py); on the
+sandbox one sandbox server (runner.sandbox_process) serves them all. Every
+crawl gets the same settings: the pipeline's, then the evaluation's defaults
+(`crawl.workers = 1`, so that the page sequence is a function of the seed;
+`graph.uri = none`, the evaluation judges crawls, not the graph; `fetch.delay
+= 0` on the sandbox, whose server is ours — robots.txt `Crawl-delay` still
+holds — and the pipeline's delay on any other world), then `--set`, then the
+evaluation's own options (strategy, pages, seed). The summary's set-up says
+which delay was used and why. The world's seed is `seed` for every crawl;
+repeat r crawls with the strategy seed `seed + r`, so repeats of a randomised
+strategy differ while the world and the seeds stay the same.
 
-Metrics are read back from each run's log every `report_every` pages
-(metrics.record_outcomes). On the sandbox a page is known by the page it shows,
-`World.truth(url).canonical` in the crawler's URL spelling (text.urls): a mirror
-copy or a printer's copy the crawl read first counts as finding the page the
-manifest lists, and its truth is that page's (the same topic shares). Recall
-is measured against the relevant pages of a BFS manifest from the domain's seeds
-(sandbox/manifest.py) `MANIFEST_FACTOR` times the crawl budget deep, so that
-pages a focused crawl reaches beyond a BFS of its own budget still count.
+Metrics are read back from each run's log every `report_every` pages. The truth
+comes from a judge (judge.py): `--truth FILE` on any world (truth.py), else on
+the sandbox its own truth, with recall measured against the relevant pages of a
+BFS manifest from the domain's seeds (sandbox/manifest.py) `MANIFEST_FACTOR`
+times the crawl budget deep, so that pages a focused crawl reaches beyond a BFS
+of its own budget still count. Runs are compared at the largest DP every run
+reached (metrics.compared_rows): a run that ended early gets its metrics rows
+at that DP made for it, so that the others are compared there too.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import queue
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow, record_outcomes
+from kgcrawl.evaluate.jobs import CrawlStatus, Job, JobResult, job_rows, run_jobs
+from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow
 
 if TYPE_CHECKING:
-    from multiprocessing.queues import Queue
-    from multiprocessing.synchronize import Event
-
-    from kgcrawl.crawl.engine import Progress
-    from kgcrawl.crawl.state import Outcome
-    from kgcrawl.sandbox.world import World
+    from kgcrawl.evaluate.judge import Judge, TruthScores
 
 MANIFEST_FACTOR = 4
-PROGRESS_SECONDS = 0.25  # a crawl reports its progress at most this often
 
 
 @dataclass(frozen=True)
@@ -61,82 +50,31 @@ class EvaluationPlan:
     max_pages: int | None = None
     sandbox: bool = False
     sandbox_size: str = "default"
+    sandbox_profile: str = "default"
     seed: int = 0
     repeats: int = 1
     workers_per_crawl: int = 1
     parallel: int = 2
     report_every: int | None = None
     manifest_pages: int | None = None  # None: MANIFEST_FACTOR × max_pages
+    truth: Path | None = None  # --truth FILE (truth.py); None: the sandbox's, if any
     resolve: tuple[str, ...] = ()
     overrides: tuple[str, ...] = ()  # --set section.key=value
 
 
-@dataclass(frozen=True)
-class CrawlStatus:
-    """Where one crawl of the evaluation is; sent from its process to the display."""
-
-    index: int
-    label: str  # strategy, with "#r" when there are repeats
-    max_pages: int
-    state: str = "queued"  # queued | crawling | scoring | done | failed
-    dp: int = 0
-    lp: int = 0
-    pid: int | None = None
-
-
-@dataclass(frozen=True)
-class Job:
-    """One crawl: everything its process needs (picklable)."""
-
-    index: int
-    label: str
-    pipeline: str  # as given: a domain name or a pipeline file
-    domain: str
-    strategy: str
-    repeat: int
-    run_id: str
-    overrides: tuple[tuple[str, Any], ...]
-    resolve: tuple[str, ...]
-    world: tuple[int, str] | None  # sandbox (seed, size)
-    report_every: int
-    relevant: frozenset[str] | None  # page keys recall counts
-    max_pages: int
-
-
-@dataclass(frozen=True)
-class JobResult:
-    """One crawl's metrics rows and run; `error` says why a crawl gave no result."""
-
-    index: int
-    strategy: str
-    repeat: int
-    run_id: str
-    rows: list[MetricsRow]
-    dp: int
-    lp: int
-    seconds: float
-    stopped: bool
-    error: str | None = None
-    truth_scores: TruthScores | None = None  # sandbox: R(p) of its pages, by their truth
-
-    @classmethod
-    def failed(cls, job: Job, exc: BaseException) -> JobResult:
-        error = f"{type(exc).__name__}: {exc}"
-        return cls(job.index, job.strategy, job.repeat, job.run_id, [], 0, 0, 0.0, False, error)
-
-
 @dataclass
 class EvaluationResult:
-    """Every crawl's rows (in plan order), its runs, the manifest and the files written."""
+    """Every crawl's rows (in plan order), its runs, the truth and the files written."""
 
     plan: EvaluationPlan
     strategies: tuple[str, ...]
     max_pages: int
     report_every: int
     alpha: float  # R(p) > α: what LP counts
-    runs: list[JobResult]
-    manifest_pages: int | None = None  # sandbox: BFS pages in the manifest
-    manifest_relevant: int | None = None
+    delay: str  # which fetch.delay the crawls used, and why (setup.delay_note)
+    runs: list[JobResult] = field(default_factory=list)
+    judge: Judge | None = None
+    no_truth: str | None = None  # why the world has no truth (the sandbox, another domain)
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -146,74 +84,21 @@ class EvaluationResult:
         return [run for run in self.runs if run.error is not None or not run.rows]
 
     @property
-    def rows(self) -> list[MetricsRow]:
-        """Rows of the strategies whose every crawl gave a result: like is compared with like."""
+    def compared(self) -> list[JobResult]:
+        """Runs of the strategies whose every crawl gave a result: like is compared with like."""
         left_out = {run.strategy for run in self.failed}
-        return [row for run in self.runs if run.strategy not in left_out for row in run.rows]
+        return [run for run in self.runs if run.strategy not in left_out]
+
+    @property
+    def rows(self) -> list[MetricsRow]:
+        return [row for run in self.compared for row in run.rows]
 
     def truth_scores(self) -> TruthScores | None:
-        """R(p) of every page downloaded in the evaluation, by its truth; None off the sandbox."""
+        """R(p) of every page downloaded in the evaluation, by its truth; None without truth."""
+        from kgcrawl.evaluate.judge import TruthScores
+
         scored = [run.truth_scores for run in self.runs if run.truth_scores is not None]
-        if not scored:
-            return None
-        return TruthScores(
-            [r for s in scored for r in s.relevant], [r for s in scored for r in s.irrelevant]
-        )
-
-
-@dataclass(frozen=True)
-class TruthScores:
-    """R(p) of downloaded pages the sandbox's truth calls relevant, and of the others."""
-
-    relevant: list[float]
-    irrelevant: list[float]
-
-
-class SandboxJudge:
-    """The sandbox's truth about downloaded pages: which page a URL shows, and its label."""
-
-    def __init__(self, world: World, domain: str) -> None:
-        self.world = world
-        self.domain = domain
-
-    def page(self, url: str) -> str:
-        """The canonical page a URL shows, spelled as the crawler spells URLs."""
-        from kgcrawl.text.urls import canonical_url
-
-        canonical = self.world.truth(url).canonical
-        return canonical_url(canonical) or canonical
-
-    def relevant(self, url: str) -> bool:
-        return self.world.truth(url).relevant(self.domain)
-
-    def pages(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
-        """The run log with every downloaded page under its canonical page's URL."""
-        for outcome in outcomes:
-            if outcome.downloaded:
-                outcome = replace(outcome, final_url=self.page(outcome.final_url or outcome.url))
-            yield outcome
-
-    def truth_scores(self, outcomes: Iterable[Outcome]) -> TruthScores:
-        scores = TruthScores([], [])
-        for page in self.pages(outcomes):
-            if page.downloaded and page.relevance is not None:
-                side = scores.relevant if self.relevant(page.final_url) else scores.irrelevant
-                side.append(page.relevance)
-        return scores
-
-    def manifest(self, max_pages: int) -> tuple[int, frozenset[str]]:
-        """BFS pages from the domain's seeds, and the keys of the relevant ones."""
-        from kgcrawl.sandbox.manifest import bfs
-
-        rows = bfs(self.world, self.domain, max_pages)
-        return len(rows), frozenset(self.page(row.canonical) for row in rows if row.relevant)
-
-    def rows(self, outcomes: Iterable[Outcome], strategy: str, repeat: int, report_every: int,
-             relevant: frozenset[str] | None = None) -> list[MetricsRow]:  # fmt: skip
-        """Metrics rows of a run's log with true harvest (and recall, given the relevant keys)."""
-        pages = self.pages(outcomes)
-        return record_outcomes(pages, strategy, self.domain, repeat, report_every,
-                               truth=self.relevant, relevant_urls=relevant)  # fmt: skip
+        return TruthScores.merged(scored) if scored else None
 
 
 def strategy_names(names: Iterable[str]) -> tuple[str, ...]:
@@ -244,6 +129,7 @@ def evaluate(
     from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings
     from kgcrawl.evaluate.report import separation_markdown, write_report
+    from kgcrawl.evaluate.setup import delay_note, setup_markdown
 
     started = time.monotonic()
     _check_plan(plan)
@@ -255,28 +141,24 @@ def evaluate(
     settings = resolve_thresholds(settings)
     max_pages = plan.max_pages or settings.crawl.max_pages
     report_every = plan.report_every or settings.crawl.report_every
-    alpha = settings.relevance.alpha
-    result = EvaluationResult(plan, strategies, max_pages, report_every, alpha, runs=[])
+    result = EvaluationResult(plan, strategies, max_pages, report_every,
+                              settings.relevance.alpha, delay_note(plan, settings))  # fmt: skip
+    world = (plan.seed, plan.sandbox_size, plan.sandbox_profile) if plan.sandbox else None
+    _judge(result, settings.domain, world)  # a bad truth file stops here too
     with ExitStack() as stack:
         resolve = plan.resolve
-        world, relevant = None, None
-        if plan.sandbox:
+        if world is not None:
             from kgcrawl.runner import sandbox_process
-            from kgcrawl.sandbox.world import World
 
-            world = (plan.seed, plan.sandbox_size)
-            judge = SandboxJudge(World(*world), settings.domain)
-            manifest_size = plan.manifest_pages or MANIFEST_FACTOR * max_pages
-            result.manifest_pages, relevant = judge.manifest(manifest_size)
-            result.manifest_relevant = len(relevant)
-            resolve = (*stack.enter_context(sandbox_process(*world)), *resolve)
-        jobs = _jobs(plan, settings.domain, strategies, base, max_pages, report_every,
-                     resolve, world, relevant)  # fmt: skip
-        result.runs = _run_jobs(jobs, plan.parallel, on_status or (lambda status: None))
+            seed, size, profile = world
+            resolve = (*stack.enter_context(sandbox_process(seed, size, profile=profile)), *resolve)
+        jobs = _jobs(result, settings.domain, base, resolve, world)
+        result.runs = run_jobs(jobs, plan.parallel, on_status or (lambda status: None))
     if not result.rows:
         reasons = "; ".join(f"{run.run_id}: {run.error or 'no page downloaded'}"
                             for run in result.failed)  # fmt: skip
         raise EvaluationError(f"no crawl of the evaluation gave a result ({reasons})")
+    _rows_where_all_reached(result, jobs)
     title = f"Evaluation of {settings.domain}: {max_pages:,} pages per crawl"
     result.files = write_report(result.rows, plan.out, title)
     result.seconds = time.monotonic() - started
@@ -288,38 +170,29 @@ def evaluate(
     return result
 
 
-def setup_markdown(result: EvaluationResult) -> str:
-    """How the evaluation was run, appended to summary.md so its figures can be reproduced."""
+def _judge(result: EvaluationResult, domain: str, world: tuple[int, str] | None) -> None:
+    """The evaluation's truth: the --truth file, else the sandbox's for its domains."""
+    from kgcrawl.evaluate.judge import no_truth_note, sandbox_judge
+    from kgcrawl.evaluate.truth import read_truth
+
     plan = result.plan
-    if plan.sandbox:
-        world = f"sandbox, world seed {plan.seed}, size {plan.sandbox_size}"
-        recall = (
-            f"{result.manifest_relevant:,} relevant of the {result.manifest_pages:,} pages "
-            "a BFS reaches from the seeds (the recall denominator)"
-        )
-    else:
-        world, recall = "not the sandbox: no ground truth", "not measured"
-    lines = [
-        "## Set-up",
-        "",
-        f"- world: {world}",
-        f"- relevant pages: {recall}",
-        f"- LP counts pages with R(p) > α = {result.alpha:.2f}",
-        f"- per crawl: {result.max_pages:,} pages, metrics every {result.report_every:,}, "
-        f"{plan.workers_per_crawl} worker(s), strategy seed {plan.seed} + repeat",
-        f"- {len(result.runs)} crawls, {plan.parallel} at a time, {result.seconds:,.0f} s in all",
-        "",
-        "| Run | Strategy | Repeat | DP | LP | Seconds |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
-    ]
-    for run in result.runs:
-        stopped = " (stopped)" if run.stopped else ""
-        lines.append(f"| {run.run_id}{stopped} | {run.strategy.upper()} | {run.repeat} | "
-                     f"{run.dp:,} | {run.lp:,} | {run.seconds:,.0f} |")  # fmt: skip
-    if result.failed:
-        lines += ["", "Left out of the tables (a crawl of the strategy gave no result):", ""]
-        lines += [f"- {run.run_id}: {run.error or 'no page downloaded'}" for run in result.failed]
-    return "\n".join(lines) + "\n"
+    if plan.truth is not None:
+        result.judge = read_truth(plan.truth)
+    elif world is not None:
+        pages = plan.manifest_pages or MANIFEST_FACTOR * result.max_pages
+        result.judge = sandbox_judge(world, domain, pages)
+        if result.judge is None:
+            result.no_truth = no_truth_note(domain)
+
+
+def _rows_where_all_reached(result: EvaluationResult, jobs: list[Job]) -> None:
+    """Give every compared run a row at the largest DP every run reached (read from its log)."""
+    compared = result.compared
+    reached = min(run.rows[-1].dp for run in compared)
+    for run in compared:
+        if all(row.dp != reached for row in run.rows):
+            rows = job_rows(jobs[run.index], also_at=(reached,)).rows
+            result.runs[run.index] = replace(run, rows=rows)
 
 
 def _check_plan(plan: EvaluationPlan) -> None:
@@ -350,20 +223,17 @@ def _overrides(plan: EvaluationPlan) -> dict[str, Any]:
 
 
 def _jobs(
-    plan: EvaluationPlan,
+    result: EvaluationResult,
     domain: str,
-    strategies: tuple[str, ...],
     base: dict[str, Any],
-    max_pages: int,
-    report_every: int,
     resolve: tuple[str, ...],
     world: tuple[int, str] | None,
-    relevant: frozenset[str] | None,
 ) -> list[Job]:
+    plan = result.plan
     prefix = _evaluation_id(domain)
     jobs = []
     for repeat in range(plan.repeats):
-        for strategy in strategies:
+        for strategy in result.strategies:
             overrides = base | {"crawl.strategy": strategy, "crawl.seed": plan.seed + repeat}
             label = strategy if plan.repeats == 1 else f"{strategy} #{repeat}"
             jobs.append(
@@ -378,9 +248,9 @@ def _jobs(
                     overrides=tuple(overrides.items()),
                     resolve=resolve,
                     world=world,
-                    report_every=report_every,
-                    relevant=relevant,
-                    max_pages=max_pages,
+                    judge=result.judge,
+                    report_every=result.report_every,
+                    max_pages=result.max_pages,
                 )
             )
     return jobs
@@ -396,152 +266,3 @@ def _evaluation_id(domain: str) -> str:
         n += 1
         prefix = f"{base}-{n}"
     return prefix
-
-
-def _run_jobs(
-    jobs: list[Job], parallel: int, on_status: Callable[[CrawlStatus], None]
-) -> list[JobResult]:
-    """The jobs in a process pool; statuses relayed to `on_status` from this process.
-
-    On an error or Ctrl-C the crawls under way get SIGTERM: each checkpoints its
-    run (resumable with `kgcrawl crawl --resume`) and returns; crawls the pool had
-    already handed to a worker see the stop flag and do not begin.
-    """
-    for job in jobs:
-        on_status(CrawlStatus(job.index, job.label, job.max_pages))
-    context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
-    statuses = context.Queue()
-    stopping = context.Event()
-    running: dict[int, int] = {}  # job index → pid
-    results: dict[int, JobResult] = {}
-
-    def relay() -> None:
-        while True:
-            try:
-                status = statuses.get_nowait()
-            except queue.Empty:
-                return
-            if status.state == "crawling" and status.pid is not None:
-                running[status.index] = status.pid
-            elif status.state == "done":
-                running.pop(status.index, None)
-            on_status(status)
-
-    workers = min(parallel, len(jobs))
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(statuses, stopping))  # fmt: skip
-    with _sigterm_stops(), pool:
-        futures: dict[Future, Job] = {pool.submit(run_job, job): job for job in jobs}
-        try:
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-                relay()
-                for future in done:
-                    job = futures[future]
-                    try:
-                        results[job.index] = future.result()
-                    except Exception as exc:  # one strategy's failure must not lose the others
-                        results[job.index] = JobResult.failed(job, exc)
-            relay()
-        except BaseException:
-            stopping.set()
-            for future in futures:
-                future.cancel()
-            relay()
-            for pid in running.values():
-                _stop(pid)
-            raise
-    for job in jobs:  # the last statuses may still be in the queue: the results are final
-        done = results[job.index]
-        state = "failed" if done.error else "done"
-        on_status(CrawlStatus(job.index, job.label, job.max_pages, state, done.dp, done.lp))
-    return [results[job.index] for job in jobs]
-
-
-@contextmanager
-def _sigterm_stops() -> Iterator[None]:
-    """SIGTERM stops the evaluation as Ctrl-C does (in the main thread; elsewhere no change)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stopped(signum: int, frame: object) -> None:
-        raise EvaluationError("the evaluation was stopped (SIGTERM); its runs are kept")
-
-    previous = signal.signal(signal.SIGTERM, stopped)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _stop(pid: int) -> None:
-    with suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
-
-
-_statuses: Queue | None = None
-_stopping: Event | None = None
-
-
-def _start_worker(statuses: Queue, stopping: Event) -> None:
-    """Worker set-up: status queue, stop flag; Ctrl-C is for the parent (a crawl handles it)."""
-    global _statuses, _stopping
-    _statuses, _stopping = statuses, stopping
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _send(status: CrawlStatus) -> None:
-    if _statuses is not None:
-        _statuses.put(status)
-
-
-def run_job(job: Job) -> JobResult:
-    """One crawl of the evaluation and its metrics (in a worker process)."""
-    from kgcrawl.calibrate import resolve_thresholds
-    from kgcrawl.config import load_settings
-    from kgcrawl.crawl.engine import start_run
-    from kgcrawl.runner import CrawlRequest, crawl
-
-    if _stopping is not None and _stopping.is_set():
-        raise EvaluationError(f"{job.run_id}: the evaluation stopped before this crawl began")
-    settings = resolve_thresholds(load_settings(job.pipeline, dict(job.overrides)))
-    sandbox = {"seed": job.world[0], "size": job.world[1]} if job.world else None
-    state = start_run(settings, run_id=job.run_id, sandbox=sandbox)
-    status = CrawlStatus(job.index, job.label, job.max_pages, "crawling", pid=os.getpid())
-    _send(status)
-    last = [0.0]
-
-    def progress(p: Progress) -> None:
-        now = time.monotonic()
-        if now - last[0] >= PROGRESS_SECONDS:
-            last[0] = now
-            _send(replace(status, dp=p.dp, lp=p.lp))
-
-    crawled = crawl(settings, CrawlRequest(resolve=job.resolve), progress, state=state)
-    status = replace(status, state="scoring", dp=crawled.dp, lp=crawled.lp)
-    _send(status)
-    rows, scores = job_rows(job)
-    _send(replace(status, state="done"))
-    return JobResult(job.index, job.strategy, job.repeat, job.run_id, rows, crawled.dp,
-                     crawled.lp, crawled.seconds, crawled.stopped, truth_scores=scores)  # fmt: skip
-
-
-def job_rows(job: Job) -> tuple[list[MetricsRow], TruthScores | None]:
-    """The metrics rows of a finished job's run log and, on the sandbox, its truth scores."""
-    from kgcrawl.crawl.state import RunState
-
-    state = RunState.open(job.run_id)
-    try:
-        outcomes = list(state.outcomes())
-        if job.world is None:
-            return record_outcomes(outcomes, job.strategy, job.domain, job.repeat,
-                                   job.report_every), None  # fmt: skip
-        from kgcrawl.sandbox.world import World
-
-        judge = SandboxJudge(World(*job.world), job.domain)
-        rows = judge.rows(outcomes, job.strategy, job.repeat, job.report_every, job.relevant)
-        return rows, judge.truth_scores(outcomes)
-    finally:
-        state.close()

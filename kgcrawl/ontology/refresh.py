@@ -182,13 +182,12 @@ class RefreshResult:
 
 def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> RefreshResult:
     """SPEC §9 for the pipeline `domain` (a name or a .toml path): read, propose, place, write."""
-    from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings, parse_overrides
     from kgcrawl.ontology.owl import read_ontology
 
     opts = options or RefreshOptions()
     _check_options(opts)
-    settings = resolve_thresholds(load_settings(domain, parse_overrides(list(opts.overrides))))
+    settings = load_settings(domain, parse_overrides(list(opts.overrides)))
     onto = read_ontology(settings.ontology)
     uri = settings.graph.uri
     if opts.run is None and uri == "none":

@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from kgcrawl.sandbox.lexicon import DOMAIN_TOPICS
+
 RELEVANT_SHARE = 0.4
+
+
+def no_truth(domain: str) -> str | None:
+    """Why the sandbox cannot say which pages are relevant to `domain`; None when it can.
+
+    Only its own domains have a topic in the generator; for any other every
+    page's share is 0, which is no truth at all, not "nothing is relevant".
+    """
+    return None if domain in DOMAIN_TOPICS else f"the sandbox has no truth for domain {domain}"
 
 
 @dataclass(frozen=True)

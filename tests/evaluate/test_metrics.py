@@ -14,7 +14,7 @@ from kgcrawl.evaluate.metrics import (
     accuracy,
     average_ranks,
     average_relevance,
-    final_rows,
+    compared_rows,
     friedman_from_rows,
     friedman_ranks,
     recall,
@@ -219,4 +219,43 @@ def test_record_outcomes_reads_downloaded_pages_of_a_run_log() -> None:
         (3, 2, 2 / 3, 1.0),
     ]
     assert rows[-1].ar == pytest.approx(2.2 / 3)
-    assert final_rows(rows) == [rows[-1]]
+    assert compared_rows(rows).rows == [rows[-1]]
+    also = record_outcomes(outcomes, "ops", "tourism", report_every=2, also_at=(1,))
+    assert [r.dp for r in also] == [1, 2, 3]
+
+
+# ---- where runs are compared: the largest DP every run reached ---------------------------
+
+
+def _rows(strategy: str, dps: list[int], repeat: int = 0) -> list[MetricsRow]:
+    """Rows whose LP is their DP's tenth, so that which row was taken shows in LP."""
+    return [MetricsRow(strategy, "tourism", repeat, dp, dp // 10, 0.1, 0.5, 0.1) for dp in dps]
+
+
+def test_runs_are_compared_at_the_largest_dp_every_run_reached() -> None:
+    # bfs ran dry at 1 200; the others went on to 2 000: all are compared at 1 200.
+    rows = (_rows("ops", [500, 1000, 1200, 1500, 2000]) + _rows("bfs", [500, 1000, 1200])
+            + _rows("fcsa", [500, 1000, 1200, 1500, 2000]))  # fmt: skip
+    compared = compared_rows(rows)
+    assert (compared.dp, compared.reached) == (1200, 1200)
+    assert [(r.strategy, r.dp, r.lp) for r in compared.rows] == [
+        ("ops", 1200, 120),
+        ("bfs", 1200, 120),
+        ("fcsa", 1200, 120),
+    ]
+    ranks = friedman_from_rows(rows)  # equal values at 1 200: every strategy ties
+    assert set(ranks.average.values()) == {2.0}
+
+
+def test_without_a_row_at_the_dp_all_reached_the_last_shared_one_is_taken() -> None:
+    # bfs ended at 1 234 with no row there in the others (rows read back from a CSV).
+    rows = _rows("ops", [500, 1000, 1500]) + _rows("bfs", [500, 1000, 1234])
+    compared = compared_rows(rows)
+    assert (compared.dp, compared.reached) == (1000, 1234)
+    assert {r.dp for r in compared.rows} == {1000}
+    repeats = _rows("ops", [10, 20]) + _rows("ops", [10, 15], repeat=1)
+    assert compared_rows(repeats).dp == 10  # each repeat is a run of its own
+    with pytest.raises(EvaluationError, match="no DP at which every run"):
+        compared_rows(_rows("ops", [10]) + _rows("bfs", [7]))
+    with pytest.raises(EvaluationError, match="no metrics rows"):
+        compared_rows([])

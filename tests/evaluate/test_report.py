@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import re
+from dataclasses import replace
 
 import matplotlib.image
 import pytest
@@ -76,15 +77,64 @@ def test_summary_tables_2_and_3(rows) -> None:
     lines = text.splitlines()
     assert lines[0] == "# tourism run"
     table_2 = [line for line in lines if line.startswith("| ") and "%" in line]
+    # fcits_oh stopped at DP 4, so BFS is taken at DP 4 too, not at its last row (DP 5).
+    assert "Values at DP = 4, the largest every run reached (Table 2 style; best in bold)." in text
     assert table_2 == [
         "| FCITS_OH | 4 | **3** | **75.00 %** | **0.7000** | 0.2915 | **75.00 %** | **50.00 %** |",
-        "| BFS | 5 | 1 | 20.00 % | 0.4000 | **0.2366** | 40.00 % | **50.00 %** |",
+        "| BFS | 4 | 1 | 25.00 % | 0.4250 | **0.2586** | 50.00 % | **50.00 %** |",
     ]
+    assert "Friedman average ranks at DP = 4, the largest every run reached" in text
     start = lines.index("| Strategy | LP | AC | AR | SD | Average |")
     table_3 = lines[start + 2 : start + 4]
     # fcits_oh ranks first on LP, AC, AR and second on SD: average 1.25.
     assert table_3 == ["| FCITS_OH | 1 | 1 | 1 | 2 | 1.25 |", "| BFS | 2 | 2 | 2 | 1 | 1.75 |"]
     assert "Friedman χ² = 1.00 over 4 rankings of 2 strategies, p = 0.317." in text
+
+
+def test_runs_that_ended_early_are_flagged_in_every_table(tmp_path) -> None:
+    # bfs ran out of links at DP 7; ops had a row made there (an evaluation makes it).
+    rows = [
+        MetricsRow("ops", "tourism", 0, 5, 3, 0.6, 0.65, 0.2, ended="budget"),
+        MetricsRow("ops", "tourism", 0, 7, 4, 4 / 7, 0.6, 0.2, ended="budget"),
+        MetricsRow("ops", "tourism", 0, 10, 6, 0.6, 0.65, 0.2, ended="budget"),
+        MetricsRow("bfs", "tourism", 0, 5, 1, 0.2, 0.3, 0.25, ended="frontier exhausted"),
+        MetricsRow("bfs", "tourism", 0, 7, 2, 2 / 7, 0.3, 0.1, ended="frontier exhausted"),
+    ]
+    summary = summary_markdown(rows)
+    assert "Values at DP = 7, the largest every run reached" in summary
+    assert "| BFS † | 7 | 2 |" in summary and "| OPS | 7 | **4** |" in summary  # Table 2
+    assert "| BFS † | 2 | 2 | 2 | 1 | 1.75 |" in summary  # Table 3
+    assert "† a run ended before its page budget: BFS (frontier exhausted, repeat 0)." in summary
+    assert read_metrics_csv(write_metrics_csv(rows, tmp_path / "m.csv")) == rows
+    early = summary_markdown([replace(row, ended="budget") for row in rows])
+    assert "†" not in early
+
+
+def test_plots_zero_everywhere_are_not_drawn_and_the_summary_says_so(tmp_path) -> None:
+    rows = [
+        MetricsRow("ops", "tourism", 0, 10, 0, 0.0, 0.4, 0.2, 0.3, 0.1),
+        MetricsRow("bfs", "tourism", 0, 10, 0, 0.0, 0.3, 0.25, 0.0, 0.0),
+    ]
+    assert report.unplotted(rows) == {"lp": "zero everywhere", "ac": "zero everywhere"}
+    files = write_report(rows, tmp_path)
+    assert sorted(p.name for p in files if p.suffix == ".png") == [
+        f"tourism-{m}.png" for m in ("ar", "recall", "sd", "true_harvest")
+    ]
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "Not plotted: LP (relevant pages downloaded) (zero everywhere); AC = LP / DP" in summary
+
+
+def test_a_line_that_stops_short_says_why_in_the_legend() -> None:
+    rows = [
+        MetricsRow("fcits_oh", "tourism", 0, 20, 6, 0.3, 0.5, 0.2, ended="budget"),
+        MetricsRow("bfs", "tourism", 0, 10, 2, 0.2, 0.3, 0.25, ended="budget"),
+        MetricsRow("ops", "tourism", 0, 7, 2, 2 / 7, 0.3, 0.25, ended="frontier exhausted"),
+    ]
+    assert report._legend(rows) == {
+        "fcits_oh": "FCITS_OH",
+        "bfs": "BFS (10-page crawl)",
+        "ops": "OPS (ended early, DP 7)",
+    }
 
 
 def test_without_truth_no_truth_plots_and_dashes(tmp_path) -> None:

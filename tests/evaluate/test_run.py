@@ -7,6 +7,7 @@ the sandbox in its own server process) and the tests read what it wrote.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,11 +16,18 @@ import matplotlib.image
 import pytest
 from typer.testing import CliRunner
 
+from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.cli import app, main
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.ended import EARLY
 from kgcrawl.crawl.state import RunState
-from kgcrawl.evaluate.metrics import EvaluationError
+from kgcrawl.crawl.view import export_csv
+from kgcrawl.evaluate import run as run_module
+from kgcrawl.evaluate.jobs import JobResult
+from kgcrawl.evaluate.judge import SandboxJudge, ScoredRun, no_truth_note, sandbox_judge
+from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow, compared_rows
 from kgcrawl.evaluate.report import CSV_COLUMNS, PLOTTED
-from kgcrawl.evaluate.run import SandboxJudge, strategy_names
+from kgcrawl.evaluate.run import EvaluationPlan, EvaluationResult, strategy_names
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.sandbox.manifest import bfs
 from kgcrawl.sandbox.world import World
@@ -88,9 +96,13 @@ def test_summary_has_one_row_per_strategy(evaluated) -> None:
     assert [line.split("|")[1].strip() for line in body] == ["BFS", "FCITS_OH"]
     assert all(f" {PAGES} " in line for line in body)
     assert "## Set-up" in text and "world seed 0, size small" in text
-    assert "R(p) > α = 0.70" in text
+    assert "- fetch.delay = 0 s between requests to a host: the sandbox, whose server" in text
+    assert re.search(r"- truth: the sandbox's truth; [\d,]+ relevant of the 800 pages", text)
+    assert f"Values at DP = {PAGES}, the largest every run reached" in text and "†" not in text
+    alpha = resolve_thresholds(load_settings("tourism")).relevance.alpha  # calibrated
+    assert f"R(p) > α = {alpha:.2f}" in text
     separation = next(t for t in tables if t.startswith("| α | pages above α |")).splitlines()
-    assert separation[2].startswith("| 0.70 (the pipeline's) |")
+    assert separation[2].startswith(f"| {alpha:.2f} (the pipeline's) |")
     finals = [r for r in _csv_rows(evaluated.out) if r["dp"] == str(PAGES)]
     lp = sum(int(r["lp"]) for r in finals)  # LP counts the same pages: R(p) > α
     assert separation[2].split("|")[2].strip() == f"{lp:,}"
@@ -123,10 +135,65 @@ def test_true_harvest_and_recall_agree_with_the_sandbox(evaluated) -> None:
 
 def test_a_page_is_known_by_the_page_it_shows() -> None:
     world = World(0, "small")
-    judge = SandboxJudge(world, "tourism")
+    judge = SandboxJudge(world_args=(0, "small"), domain="tourism")
     for hazard in (Hazard.SESSION_ID, Hazard.MIRROR):
         url = world.hazard_urls(hazard)[0]
         assert judge.page(url) == world.truth(url).canonical != url
+
+
+def test_the_sandbox_has_no_truth_for_other_domains(tmp_path, monkeypatch) -> None:
+    """An honest "no truth" instead of every page marked irrelevant: no judge, no figure."""
+    assert sandbox_judge((0, "small"), "webkb", 100) is None
+    assert sandbox_judge((0, "small"), "tourism") is not None
+    assert no_truth_note("tourism") is None
+    note = "the sandbox has no truth for domain webkb: true harvest and recall are not measured"
+    assert no_truth_note("webkb") == note
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["evaluate", "tourism", "--set", "domain=webkb",
+                                      "--set", "relevance.alpha=0.4",  # no corpus/webkb
+                                      "--strategies", "bfs", "--max-pages", "20", "--sandbox",
+                                      "--sandbox-size", "small", "--out", str(out)],
+                                catch_exceptions=False)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert note in " ".join(result.output.split())
+    assert f"- truth: {note}" in (out / "summary.md").read_text(encoding="utf-8")
+    rows = _csv_rows(out)
+    assert rows and all(r["true_harvest"] == r["recall"] == "" for r in rows)
+    (run,) = (tmp_path / "home" / "runs").iterdir()
+    export = io.StringIO()
+    assert export_csv(run.name, export) == (
+        "the sandbox has no truth for domain webkb: the truth column is empty"
+    )
+    pages = [r for r in csv.DictReader(io.StringIO(export.getvalue())) if not r["reason"]]
+    assert len(pages) == 20 and all(r["truth"] == "" for r in pages)
+
+
+def test_every_run_gets_a_row_where_all_runs_reached(tmp_path, monkeypatch) -> None:
+    """bfs ran dry at DP 7: ops, with rows at 5 and 10, is read again for a row at 7."""
+
+    def rows(strategy: str, dps: tuple[int, ...], ended: str) -> list[MetricsRow]:
+        return [MetricsRow(strategy, "tourism", 0, dp, dp, 1.0, 0.5, 0.1, ended=ended)
+                for dp in dps]  # fmt: skip
+
+    plan = EvaluationPlan("tourism", ("ops", "bfs"), tmp_path)
+    result = EvaluationResult(plan, ("ops", "bfs"), 10, 5, 0.7, "delay")
+    result.runs = [
+        JobResult(0, "ops", 0, "r-ops", rows("ops", (5, 10), "budget"), 10, 10, 1.0, "budget"),
+        JobResult(1, "bfs", 0, "r-bfs", rows("bfs", (5, 7), EARLY), 7, 7, 1.0, EARLY),
+    ]
+    asked = []
+
+    def job_rows(job, also_at=()):
+        asked.append((job, tuple(also_at)))
+        return ScoredRun(rows("ops", (5, 7, 10), "budget"), None, "budget")
+
+    monkeypatch.setattr(run_module, "job_rows", job_rows)
+    jobs = ["job of ops", "job of bfs"]
+    run_module._rows_where_all_reached(result, jobs)  # type: ignore[arg-type]
+    assert asked == [("job of ops", (7,))]  # bfs has its row at 7 already
+    assert [r.dp for r in result.runs[0].rows] == [5, 7, 10]
+    assert compared_rows(result.rows).dp == 7
 
 
 def test_strategy_names() -> None:

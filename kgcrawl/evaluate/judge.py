@@ -1,0 +1,200 @@
+"""Ground truth about downloaded pages: one protocol for the sandbox and for a truth file.
+
+A judge knows a page by a key (`page(url)`) and labels keys (`label(key)`:
+True, False, or None when it does not know the page). Everything else — the
+run log under page keys, the metrics rows with true harvest and recall, R(p)
+of the pages by their truth — is computed here once, for every judge. A page
+the judge does not know counts as not relevant, and the count is kept, so that
+a summary can say how many there were.
+
+On the sandbox a page is known by the page it shows, `World.truth(url).canonical`
+in the crawler's URL spelling (text.urls): a mirror copy or a printer's copy
+the crawl read first counts as finding the page the manifest lists, and its
+truth is that page's. The sandbox knows the truth only for its domains
+(sandbox.truth.no_truth); for any other there is no judge, and no figure that
+needs one, rather than every page marked irrelevant.
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from kgcrawl.evaluate.metrics import MetricsRow, record_outcomes
+
+if TYPE_CHECKING:
+    from kgcrawl.crawl.state import Outcome
+    from kgcrawl.sandbox.world import World
+
+
+@dataclass(frozen=True)
+class TruthScores:
+    """R(p) of downloaded pages the truth calls relevant, and of the others.
+
+    `unknown` counts the pages the truth does not know (among `irrelevant`).
+    """
+
+    relevant: list[float] = field(default_factory=list)
+    irrelevant: list[float] = field(default_factory=list)
+    unknown: int = 0
+
+    @classmethod
+    def merged(cls, scores: Iterable[TruthScores]) -> TruthScores:
+        scores = list(scores)
+        return cls([r for s in scores for r in s.relevant],
+                   [r for s in scores for r in s.irrelevant],
+                   sum(s.unknown for s in scores))  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judge(ABC):
+    """The truth about pages; `recall_keys` are the relevant pages recall counts (None: none).
+
+    Judges travel to the evaluation's worker processes, so they hold only
+    picklable data.
+    """
+
+    recall_keys: frozenset[str] | None = None
+
+    @abstractmethod
+    def page(self, url: str) -> str:
+        """The key the truth knows the page at `url` by."""
+
+    @abstractmethod
+    def label(self, page: str) -> bool | None:
+        """Whether the page of this key is truly relevant; None when the truth does not know it."""
+
+    @property
+    @abstractmethod
+    def about(self) -> str:
+        """Where the truth comes from and what recall is measured against, for the set-up."""
+
+    def relevant(self, page: str) -> bool:
+        """The label, a page the truth does not know counting as not relevant."""
+        return bool(self.label(page))
+
+    def pages(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
+        """The run log with every downloaded page under its key."""
+        for outcome in outcomes:
+            if outcome.downloaded:
+                outcome = replace(outcome, final_url=self.page(outcome.final_url or outcome.url))
+            yield outcome
+
+    def truth_scores(self, outcomes: Iterable[Outcome]) -> TruthScores:
+        scores = TruthScores()
+        unknown = 0
+        for page in self.pages(outcomes):
+            if page.downloaded and page.relevance is not None:
+                label = self.label(page.final_url)
+                unknown += label is None
+                (scores.relevant if label else scores.irrelevant).append(page.relevance)
+        return replace(scores, unknown=unknown)
+
+    def rows(self, outcomes: Iterable[Outcome], strategy: str, domain: str, repeat: int,
+             report_every: int, also_at: Iterable[int] = ()) -> list[MetricsRow]:  # fmt: skip
+        """Metrics rows of a run's log with true harvest (and recall, given `recall_keys`)."""
+        return record_outcomes(self.pages(outcomes), strategy, domain, repeat, report_every,
+                               truth=self.relevant, relevant_urls=self.recall_keys,
+                               also_at=tuple(also_at))  # fmt: skip
+
+
+@functools.cache
+def _world(*args: object) -> World:
+    """One World per process and parameters: a judge carries the parameters, not the world."""
+    from kgcrawl.sandbox.world import World
+
+    return World(*args)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SandboxJudge(Judge):
+    """The sandbox's truth for one of its domains (`World.truth`)."""
+
+    world_args: tuple  # World(*world_args): (seed, size, profile)
+    domain: str
+    manifest_pages: int | None = None  # pages of the BFS manifest recall counts against
+
+    @property
+    def world(self) -> World:
+        return _world(*self.world_args)
+
+    def page(self, url: str) -> str:
+        """The canonical page a URL shows, spelled as the crawler spells URLs."""
+        from kgcrawl.text.urls import canonical_url
+
+        canonical = self.world.truth(url).canonical
+        return canonical_url(canonical) or canonical
+
+    def label(self, page: str) -> bool:
+        return self.world.truth(page).relevant(self.domain)
+
+    @property
+    def about(self) -> str:
+        if self.recall_keys is None or self.manifest_pages is None:
+            return "the sandbox's truth; recall not measured"
+        return (
+            f"the sandbox's truth; {len(self.recall_keys):,} relevant of the "
+            f"{self.manifest_pages:,} pages a BFS reaches from the seeds (the recall denominator)"
+        )
+
+
+def sandbox_judge(world_args: tuple, domain: str, manifest_pages: int | None = None
+                  ) -> SandboxJudge | None:  # fmt: skip
+    """The sandbox's judge of `domain`, recall against a BFS manifest of `manifest_pages`.
+
+    None when the sandbox has no truth for the domain (no_truth_note says so).
+    """
+    from kgcrawl.sandbox.truth import no_truth
+
+    if no_truth(domain) is not None:
+        return None
+    judge = SandboxJudge(world_args=world_args, domain=domain)
+    if manifest_pages is None:
+        return judge
+    from kgcrawl.sandbox.manifest import bfs
+
+    rows = bfs(judge.world, domain, manifest_pages)
+    keys = frozenset(judge.page(row.canonical) for row in rows if row.relevant)
+    return replace(judge, recall_keys=keys, manifest_pages=len(rows))
+
+
+def no_truth_note(domain: str) -> str | None:
+    """What an evaluation on the sandbox says instead of figures it cannot compute, if anything."""
+    from kgcrawl.sandbox.truth import no_truth
+
+    reason = no_truth(domain)
+    return None if reason is None else f"{reason}: true harvest and recall are not measured"
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    """A run's metrics rows (each with how the run ended), R(p) by truth, and its ending."""
+
+    rows: list[MetricsRow]
+    truth_scores: TruthScores | None
+    ended: str
+
+
+def score_run(run_id: str, judge: Judge | None, strategy: str, domain: str, repeat: int,
+              report_every: int, also_at: Iterable[int] = ()) -> ScoredRun:  # fmt: skip
+    """A finished run's metrics from its log, through the judge when there is one."""
+    from kgcrawl.crawl.ended import how_ended
+    from kgcrawl.crawl.state import RunState
+
+    state = RunState.open(run_id)
+    try:
+        ended = how_ended(state.meta())
+        outcomes = list(state.outcomes())
+    finally:
+        state.close()
+    if judge is None:
+        rows = record_outcomes(outcomes, strategy, domain, repeat, report_every,
+                               also_at=tuple(also_at))  # fmt: skip
+        scores = None
+    else:
+        rows = judge.rows(outcomes, strategy, domain, repeat, report_every, also_at)
+        scores = judge.truth_scores(outcomes)
+    return ScoredRun([replace(row, ended=ended) for row in rows], scores, ended)
