@@ -76,7 +76,7 @@ class World1:
 
 @contextmanager
 def sandbox_world(profile: str, domain: str, seed: int = 0) -> Iterator[World1]:
-    with sandbox_process(seed, "default", profile=profile) as resolve:
+    with sandbox_process(seed, "default", slow_delay=0.1, hang=2.0, profile=profile) as resolve:
         yield World1(profile, domain, resolve, World(seed, "default", profile))
 
 
