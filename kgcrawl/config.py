@@ -25,7 +25,10 @@ class SettingsError(KgcrawlError):
 
 
 AUTO = "auto"
-THRESHOLD_KEYS = ("relevance.alpha", "relevance.beta")  # a number in [0, 1], or "auto"
+AUTO_KEYS = ("relevance.alpha", "relevance.beta", "tabu.host_min_ratio")  # a number, or "auto"
+# Keys that moved, and where to: an old pipeline gets one line naming the new key.
+MOVED_KEYS = {"tabu.sa_t0": "annealing.t0", "tabu.sa_cooling": "annealing.cooling",
+              "tabu.sa_floor": "annealing.floor"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -73,27 +76,30 @@ class Crawl:
 
 @dataclass(frozen=True)
 class Tabu:
-    """ITS (SPEC §5.6), FCTS (§5.5), FCSA (§5.4) and FCITS_OH host memory (§5.7)."""
+    """ITS (SPEC §5.6), FCTS (§5.5) and FCITS_OH host memory (§5.7). 0 switches a list off."""
 
-    tenure: int = 5
+    tenure: int = 5  # H1: pages whose neighbourhood failed (ITS); hosts (FCTS)
     its_tries: int = 5
+    aspiration: bool = True  # a tabu page's link that beats Hlink is taken all the same
+    escape: float = 0.8  # γ: E's best only if its P ≥ γ · P(best of Q_wait); 0 = always E
     host_tenure: int = 4
     seeds_per_host: int = 1
     early_fraction: float = 0.3
     min_hosts: int = 10
     inject_links: int = 3
     host_min_visits: int = 50
-    host_max_visits: int = 100
-    host_min_ratio: float = 0.8
-    sa_t0: float = 1.0
-    sa_cooling: float = 0.995
-    sa_floor: float = 1e-3
+    host_max_visits: int = 100  # with a numeric host_min_ratio (the paper's rule)
+    host_min_ratio: float | str = AUTO  # "auto": a host goes on while its ratio ≥ the crawl's AC
+    host_tick_pages: int = 100  # H2 also ticks every this many pages downloaded
 
 
 @dataclass(frozen=True)
 class Annealing:
-    """FCOSA_G / FCOSA_LG (SPEC §5.8): the SA paper's filters, Table 7; σ is relevance.alpha."""
+    """FCSA (§5.4), FCOSA_G / FCOSA_LG (§5.8): annealing, the SA paper's filters (Table 7)."""
 
+    t0: float = 1.0  # starting temperature
+    cooling: float = 0.995  # T ← T · cooling after each selection
+    floor: float = 1e-3  # lowest temperature
     phi: float = 0.15  # local-ontology filter of a child's anchor
     eta: float = 0.15  # global filter of the comprehensive priority
     local_ontologies: int = 3  # k2: top-level branches of the ontology, heaviest first
@@ -251,6 +257,9 @@ def load_settings(
 
     known = _known_keys()
     for key in values:
+        if key in MOVED_KEYS:
+            where = "command line" if origins[key] == "command line" else path
+            raise SettingsError(f"{where}: key '{key}' is now '{MOVED_KEYS[key]}'")
         if key not in known:
             where = "command line" if origins[key] == "command line" else path
             raise SettingsError(f"{where}: unknown key '{key}'")
@@ -280,7 +289,7 @@ def _known_keys() -> dict[str, Any]:
 def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
     """Turn a TOML, environment or command-line value into the default's type."""
     try:
-        if key in THRESHOLD_KEYS:
+        if key in AUTO_KEYS:
             if isinstance(value, str) and value.strip().lower() == AUTO:
                 return AUTO
             like = 0.0
@@ -372,6 +381,17 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("relevance.damping", f"must lie in (0, 1), got {rel.damping}")
     if rel.tau <= 0:
         fail("relevance.tau", f"must be positive, got {rel.tau}")
+    tabu = settings.tabu
+    if tabu.host_min_ratio != AUTO and not 0 <= tabu.host_min_ratio <= 1:
+        fail("tabu.host_min_ratio", f'must be "auto" or lie in [0, 1], got {tabu.host_min_ratio}')
+    if not 0 <= tabu.escape <= 1:
+        fail("tabu.escape", f"must lie in [0, 1], got {tabu.escape}")
+    for key in ("tenure", "host_tenure", "its_tries", "host_tick_pages", "inject_links"):
+        if getattr(tabu, key) < 0:
+            fail(f"tabu.{key}", f"must not be negative, got {getattr(tabu, key)}")
+    ann = settings.annealing
+    if ann.t0 <= 0 or ann.floor <= 0 or not 0 < ann.cooling <= 1:
+        fail("annealing.cooling", "t0 and floor must be positive and cooling in (0, 1]")
     if settings.crawl.max_pages < 1:
         fail("crawl.max_pages", "must be at least 1")
     if settings.crawl.workers < 1:

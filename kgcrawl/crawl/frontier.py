@@ -52,6 +52,7 @@ from collections.abc import Collection, Iterable
 
 import numpy as np
 
+from kgcrawl.crawl.host_heaps import HostHeaps
 from kgcrawl.scoring.priority import DEFAULT_R, pagerank_term, priority
 from kgcrawl.text.urls import host_of
 
@@ -109,12 +110,13 @@ class Frontier:
         self._queue = np.zeros(capacity, dtype=np.int64)
         self._queued = 0
         self._host_queued: list[int] = []
+        self._by_host = HostHeaps(lambda key, link: self._live(link, key, QUEUED))
+        self._pinned = np.zeros(capacity, dtype=bool)
         self._queued_hosts = 0
         # the discarded pool
         self._pool_size = 0
         self._pool_min: list[tuple[float, int]] = []
-        self._host_pool: dict[int, list[tuple[float, int]]] = {}
-        self._pool_hosts: list[tuple[float, int]] = []
+        self._pool_by_host = HostHeaps(lambda key, link: self._live(link, key, POOL))
 
     # ---- links -----------------------------------------------------------------
 
@@ -305,28 +307,24 @@ class Frontier:
         state = self._state
         return list(dict.fromkeys(link for link in self._children[page] if state[link] == QUEUED))
 
-    def queued_siblings(self, link: int) -> list[int]:
-        """Links in Q_wait found on the pages that contain `link` (ITS's E), `link` excluded."""
-        seen: dict[int, None] = {}
-        for page in self.parents(link):
-            for child in self.queued_children(page):
-                if child != link:
-                    seen.setdefault(child, None)
-        return list(seen)
+    def first_parent(self, link: int) -> int | None:
+        """The page `link` was first found on (ITS's E(Plink)); None for a seed."""
+        first = int(self._first_edge[link])
+        return None if first < 0 else int(self._e_page[first])
+
+    def best_outside(self, hosts: Collection[str]) -> int | None:
+        """The highest-P link of Q_wait whose host is not in `hosts` (the older on a tie).
+
+        Walks hosts in the order of their best queued link: the cost grows with the
+        excluded hosts ahead of the answer, not with their links.
+        """
+        found = self._by_host.best(skip={self._host_ids[h] for h in hosts if h in self._host_ids})
+        return None if found is None else found[1]
 
     def pool_best(self) -> int | None:
         """The highest-P link of the discarded pool: what a dry Q_wait falls back on (§5.1)."""
-        hosts = self._pool_hosts
-        while hosts:
-            key, host = hosts[0]
-            top = self._host_pool_top(host)
-            if top is None:
-                heapq.heappop(hosts)
-            elif top[0] != key:
-                heapq.heapreplace(hosts, (top[0], host))
-            else:
-                return top[1]
-        return None
+        found = self._pool_by_host.best()
+        return None if found is None else found[1]
 
     def pool_best_new_hosts(self, n: int) -> list[int]:
         """Up to n pool links, highest P first, one per host, of hosts with nothing in Q_wait.
@@ -334,25 +332,7 @@ class Frontier:
         Walks hosts in the order of their best pool link, so it skips at most the
         hosts that have links in Q_wait (FCITS_OH step 5).
         """
-        picked: list[int] = []
-        popped: list[tuple[float, int]] = []
-        seen: set[int] = set()
-        hosts = self._pool_hosts
-        while hosts and len(picked) < n:
-            key, host = heapq.heappop(hosts)
-            top = self._host_pool_top(host)
-            if top is None or host in seen:
-                continue
-            if top[0] != key:
-                heapq.heappush(hosts, (top[0], host))
-                continue
-            seen.add(host)
-            popped.append((key, host))
-            if self._host_queued[host] == 0:
-                picked.append(top[1])
-        for entry in popped:
-            heapq.heappush(hosts, entry)
-        return picked
+        return self._pool_by_host.best_per_host(n, lambda host: self._host_queued[host] == 0)
 
     # ---- moves -------------------------------------------------------------------
 
@@ -363,18 +343,27 @@ class Frontier:
             raise FrontierError(f"link {link} is {STATE_NAMES[state]}, it cannot be taken")
         self._leave(link)
         self._state[link] = TAKEN
+        self._pinned[link] = False
 
     def put_back(self, link: int) -> None:
         """A taken link back into Q_wait (FCITS_OH step 4 passes over a tabu host)."""
         self._require(link, TAKEN, "put back")
         self._enqueue(link)
 
-    def promote(self, link: int) -> None:
-        """A pool link into Q_wait whatever its P (FCITS_OH step 5)."""
+    def promote(self, link: int, pin: bool = False) -> None:
+        """A pool link into Q_wait whatever its P (FCITS_OH step 5, a dry Q_wait).
+
+        A pinned link stays in Q_wait until it is taken, whatever re-scoring says
+        (SPEC §5.7 turn 2 (d)).
+        """
         if self._state[link] not in (POOL, DROPPED):
             raise FrontierError(f"link {link} is {self.state(link)}, not in the pool")
         self._leave(link)
+        self._pinned[link] = pin
         self._enqueue(link)
+
+    def is_pinned(self, link: int) -> bool:
+        return bool(self._pinned[link])
 
     def visited(self, link: int, page: int | None) -> None:
         """A taken link was fetched: `page` is its page id, or None when the fetch failed."""
@@ -406,7 +395,7 @@ class Frontier:
         state = self._state[:n]
         candidates = np.isin(state, _UNVISITED)
         scored = candidates & (self._parents[:n] > 0)
-        prio = self._prio[:n]
+        prio, pinned = self._prio[:n], self._pinned[:n]
         prio[scored] = priority(
             self._sum_pr[:n][scored],
             self._sum_r[:n][scored],
@@ -414,7 +403,7 @@ class Frontier:
             self._anchor[:n][scored],
             self.r,
         )
-        queue = candidates if self.beta is None else candidates & (prio > self.beta)
+        queue = candidates if self.beta is None else candidates & ((prio > self.beta) | pinned)
         rest = np.flatnonzero(candidates & ~queue)
         rest = rest[np.lexsort((rest, -prio[rest]))]
         pool, dropped = rest[: self.discard_keep], rest[self.discard_keep :]
@@ -442,10 +431,11 @@ class Frontier:
 
     def _reprioritise(self, link: int, p: float) -> None:
         state = self._state[link]
-        queue = self.beta is None or p > self.beta
+        queue = self.beta is None or p > self.beta or bool(self._pinned[link])
         if state == QUEUED and queue:
             self._prio[link] = p
             heapq.heappush(self._heap, (-p, link))
+            self._by_host.push(-p, link, int(self._host[link]))
             self._compact()
         elif state == POOL and not queue:
             self._prio[link] = p
@@ -466,7 +456,12 @@ class Frontier:
         if self._host_queued[host] == 0:
             self._queued_hosts += 1
         self._host_queued[host] += 1
+        self._by_host.push(-float(self._prio[link]), link, host)
         self._compact()
+
+    def _live(self, link: int, key: float, state: int) -> bool:
+        """An index entry (−P, link) still holds: the link is in `state` with that P."""
+        return self._state[link] == state and self._prio[link] == -key
 
     def _to_pool(self, link: int) -> None:
         self._state[link] = POOL
@@ -483,19 +478,8 @@ class Frontier:
         p = float(self._prio[link])
         host = int(self._host[link])
         heapq.heappush(self._pool_min, (p, -link))
-        heapq.heappush(self._host_pool.setdefault(host, []), (-p, link))
-        heapq.heappush(self._pool_hosts, (-p, host))
+        self._pool_by_host.push(-p, link, host)
         self._compact()
-
-    def _host_pool_top(self, host: int) -> tuple[float, int] | None:
-        heap = self._host_pool.get(host)
-        state, prio = self._state, self._prio
-        while heap:
-            key, link = heap[0]
-            if state[link] == POOL and prio[link] == -key:
-                return heap[0]
-            heapq.heappop(heap)
-        return None
 
     def _leave(self, link: int) -> None:
         state = self._state[link]
@@ -524,6 +508,8 @@ class Frontier:
                 if state[link] == QUEUED and prio[link] == -key
             ]
             heapq.heapify(self._heap)
+        if len(self._by_host) > 2 * self._queued + 1024:
+            self._index_by_host(self._by_host, np.flatnonzero(self._state[: self._size] == QUEUED))
         if len(self._fifo) > 2 * self._queued + 1024:
             self._fifo = [link for link in self._fifo if self._state[link] == QUEUED]
             heapq.heapify(self._fifo)
@@ -550,23 +536,22 @@ class Frontier:
         counts = np.bincount(host[queue], minlength=len(self._hosts))
         self._host_queued = counts.tolist()
         self._queued_hosts = int(np.count_nonzero(counts))
+        self._index_by_host(self._by_host, queue)
         self._rebuild_pool(pool)
 
-    def _rebuild_pool(self, pool: np.ndarray) -> None:
-        """The pool's heaps from its links: evict-lowest, one per host, hosts by best link."""
+    def _index_by_host(self, index: HostHeaps, links: np.ndarray) -> None:
+        """Rebuild a by-host index from its links: sorted by host, then P (best first), then id."""
         prio, host = self._prio, self._host
+        ordered = links[np.lexsort((links, -prio[links], host[links]))]
+        index.rebuild(-prio[ordered], ordered, host[ordered])
+
+    def _rebuild_pool(self, pool: np.ndarray) -> None:
+        """The pool's indexes from its links: evict-lowest, and by host."""
+        prio = self._prio
         self._pool_size = len(pool)
         self._pool_min = list(zip(prio[pool[::-1]].tolist(), (-pool[::-1]).tolist(), strict=True))
         heapq.heapify(self._pool_min)
-        by_host = pool[np.lexsort((pool, -prio[pool], host[pool]))]
-        keys, links = (-prio[by_host]).tolist(), by_host.tolist()
-        self._host_pool = {}
-        self._pool_hosts = []
-        for start, end in _runs(host[by_host]):
-            h = int(host[links[start]])
-            self._host_pool[h] = list(zip(keys[start:end], links[start:end], strict=True))
-            self._pool_hosts.append((keys[start], h))
-        heapq.heapify(self._pool_hosts)
+        self._index_by_host(self._pool_by_host, pool)
 
     def _grow_links(self) -> None:
         size = 2 * len(self._prio)
@@ -582,6 +567,7 @@ class Frontier:
             ("_first_edge", -1),
             ("_qpos", -1),
             ("_queue", 0),
+            ("_pinned", False),
         ):
             old = getattr(self, name)
             new = np.full(size, fill, dtype=old.dtype)
@@ -595,11 +581,3 @@ class Frontier:
             new = np.zeros(size, dtype=old.dtype)
             new[: len(old)] = old
             setattr(self, name, new)
-
-
-def _runs(keys: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of each run of equal values in a sorted array."""
-    if not len(keys):
-        return []
-    cuts = (np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist()
-    return list(zip([0, *cuts], [*cuts, len(keys)], strict=True))

@@ -114,22 +114,22 @@ class NaiveFrontier:
         found = [x for x in self.children.get(page, []) if self.state[x] == "queued"]
         return list(dict.fromkeys(found))
 
-    def queued_siblings(self, link: int) -> list[int]:
-        out: list[int] = []
-        for page, _ in self.parents[link]:
-            out += [x for x in self.queued_children(page) if x != link and x not in out]
-        return out
+    def first_parent(self, link: int) -> int | None:
+        return self.parents[link][0][0] if self.parents[link] else None
+
+    def best_outside(self, hosts: set[int]) -> int | None:
+        queued = [x for x in self.links("queued") if self.host_id(x) not in hosts]
+        return min(queued, key=lambda x: (-self.p[x], x), default=None)
 
     def pool_best(self) -> int | None:
-        pool = self.links("pool")
-        return min(pool, key=lambda x: (-self.p[x], self.host_id(x), x)) if pool else None
+        return min(self.links("pool"), key=lambda x: (-self.p[x], x), default=None)
 
     def pool_best_new_hosts(self, n: int) -> list[int]:
         queued_hosts = {self.host_id(x) for x in self.links("queued")}
         best: dict[int, int] = {}
         for link in sorted(self.links("pool"), key=lambda x: (-self.p[x], x)):
             best.setdefault(self.host_id(link), link)
-        hosts = sorted(best.items(), key=lambda hl: (-self.p[hl[1]], hl[0]))
+        hosts = sorted(best.items(), key=lambda hl: (-self.p[hl[1]], hl[1]))
         return [link for host, link in hosts if host not in queued_hosts][:n]
 
 
@@ -198,11 +198,22 @@ class FrontierMachine(RuleBasedStateMachine):
             self.take(link)
 
     @rule(data=st.data())
-    def siblings(self, data) -> None:
+    def parents_of_a_link(self, data) -> None:
         link = data.draw(st.integers(0, len(self.model.urls))) if self.model.urls else None
         if link is not None and link < len(self.model.urls):
-            assert self.real.queued_siblings(link) == self.model.queued_siblings(link)
+            assert self.real.first_parent(link) == self.model.first_parent(link)
             assert self.real.parents(link) == [page for page, _ in self.model.parents[link]]
+
+    @rule(data=st.data())
+    def take_best_outside_hosts(self, data) -> None:
+        hosts = sorted({host_of(url) for url in self.model.urls})
+        excluded = set(data.draw(st.lists(st.sampled_from(hosts), max_size=3))) if hosts else set()
+        link = self.real.best_outside(excluded)
+        ids = {self.model.host_id(x) for x in range(len(self.model.urls))
+               if host_of(self.model.urls[x]) in excluded}  # fmt: skip
+        assert link == self.model.best_outside(ids)
+        if link is not None:
+            self.take(link)
 
     def take(self, link: int) -> None:
         self.real.take(link)

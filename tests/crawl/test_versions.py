@@ -33,7 +33,7 @@ from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.topic import topic_model_for
 from tests.crawl.crawls import BASE, DEADLINE, committed, quick_sandbox
-from tests.crawl.strategies.conftest import PAPER_THRESHOLDS
+from tests.crawl.strategies.conftest import PAPER
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW_LABEL = "打卡"  # a sandbox tourism word the shipped ontology lacks
@@ -94,7 +94,7 @@ def test_a_changed_or_missing_file_stops_with_its_name(tmp_path, versions):
 
 def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_words):
     v1, v2, new_iri = versions
-    settings = replace(load_settings("tourism", PAPER_THRESHOLDS), ontology=v1)
+    settings = replace(load_settings("tourism", PAPER), ontology=v1)
     crawl = Crawl(settings, random.Random(0))
     old = list(crawl.topic.weights)
     deep = old[-1]  # a leaf: the new depth-1 concept moves it one place on

@@ -26,8 +26,8 @@ the next page to expand (step 12).
   `annealing.target_weight` (0.25: the four indicators weigh
   0.41/0.19/0.15/0.25 with the default r). f is fixed once l is downloaded.
 * ISA is SPEC §5.4's annealing step on Q_w: the highest-f link against a
-  uniform draw, Metropolis acceptance, T cooled after each step (`tabu.sa_t0`,
-  `tabu.sa_cooling`, `tabu.sa_floor`). A chosen page with no child left to
+  uniform draw, Metropolis acceptance, T cooled after each step (`annealing.t0`,
+  `annealing.cooling`, `annealing.floor`). A chosen page with no child left to
   probe is passed over; when Q_w is empty the best link of Q_wait is taken, as
   ITS does. The seeds are the first probes: their R(P_u) is needed too.
 * Local ontologies (k2 = `annealing.local_ontologies`, 3): the topic concept
@@ -155,7 +155,7 @@ class SimulatedAnnealing(Strategy):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.temperature = self.settings.tabu.sa_t0
+        self.temperature = self.settings.annealing.t0
 
     def select(self, frontier: Frontier) -> int | None:
         best = frontier.best()
@@ -164,8 +164,8 @@ class SimulatedAnnealing(Strategy):
         drawn = frontier.random_queued(self.rng)
         gap = frontier.priority(drawn) - frontier.priority(best)
         accept = metropolis(gap, self.temperature, self.rng)
-        tabu = self.settings.tabu
-        self.temperature = cooled(self.temperature, tabu.sa_cooling, tabu.sa_floor)
+        ann = self.settings.annealing
+        self.temperature = cooled(self.temperature, ann.cooling, ann.floor)
         link = drawn if accept else best
         frontier.take(link)
         return link
@@ -178,7 +178,7 @@ class OntologyAnnealing(Strategy):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.temperature = self.settings.tabu.sa_t0
+        self.temperature = self.settings.annealing.t0
         self.probes = Probes()
         self.expandable = ScoredLinks()  # the paper's Q_w: downloaded, f > η, not expanded
         self._selected: dict[int, float] = {}  # link → its P (Eq. 9) when selected
@@ -201,11 +201,11 @@ class OntologyAnnealing(Strategy):
 
     def _anneal(self) -> int:
         """ISA: the best link of Q_w against a uniform draw, Metropolis acceptance; cool T."""
-        expandable, tabu = self.expandable, self.settings.tabu
+        expandable, ann = self.expandable, self.settings.annealing
         best, drawn = expandable.best(), expandable.draw(self.rng)
         gap = expandable.score[drawn] - expandable.score[best]
         chosen = drawn if metropolis(gap, self.temperature, self.rng) else best
-        self.temperature = cooled(self.temperature, tabu.sa_cooling, tabu.sa_floor)
+        self.temperature = cooled(self.temperature, ann.cooling, ann.floor)
         expandable.remove(chosen)
         return chosen
 

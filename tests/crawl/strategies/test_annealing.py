@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.crawl.strategies.world import World, with_tabu
+from tests.crawl.strategies.world import World, changed
 
 # Random(seed): on a two-link Q_wait [h, g] randrange(2) draws g, then random() gives U.
 SEED_U = {34: 0.5857468547498617, 36: 0.05836976307044861, 0: 0.7579544029403025}
@@ -39,7 +39,7 @@ def test_temperature_starts_at_t0_and_cools_per_selection(settings):
 
 
 def test_temperature_floor(settings):
-    w = World("fcsa", with_tabu(settings, sa_cooling=0.5))
+    w = World("fcsa", changed(settings, "annealing", cooling=0.5))
     for i in range(12):
         w.seed(f"http://h{i}.test/", 0.5)
     for _ in range(9):
@@ -77,7 +77,7 @@ def test_cold_temperature_refuses_a_slightly_worse_g(settings):
     # T = 1: exp(−0.01) = 0.990 > U = 0.058, g; T = 1e-3: exp(−10) = 4.5e-5 < 0.058, h
     w, h, g = _world(settings, 36, 0.9, 0.89)
     assert w.select() == g
-    w, h, g = _world(with_tabu(settings, sa_t0=1e-3), 36, 0.9, 0.89)
+    w, h, g = _world(changed(settings, "annealing", t0=1e-3), 36, 0.9, 0.89)
     assert w.select() == h
 
 

@@ -29,7 +29,7 @@ from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.topic import build_topic_model, topic_model_for
 from kgcrawl.scoring.relevance import topic_matcher
 from tests.crawl.crawls import PAGES, killed_and_resumed, quick_sandbox
-from tests.crawl.strategies.world import World, with_tabu
+from tests.crawl.strategies.world import World, changed
 
 U0 = 0.8444218515250481  # Random(0).random()
 
@@ -121,7 +121,7 @@ def test_seeds_are_probed_first_then_the_chosen_page_children_best_p_first(setti
 
 def _two_expandable(settings, seed: int, r_b: float) -> tuple[World, int, int]:
     """Q_w = {a (f 0.975), b (f 0.75 + 0.25·r_b)}, each page with one child."""
-    w = World("fcosa_g", with_tabu(settings, sa_t0=0.2), seed)
+    w = World("fcosa_g", changed(settings, "annealing", t0=0.2), seed)
     w.strategy.seed(w.frontier, ["http://a.test/", "http://b.test/"])
     a = w.select()
     fold(w, a, 0.9, {"http://a.test/child": 0.5})

@@ -12,7 +12,7 @@ import pytest
 
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.strategies.base import CrawlCounters
-from tests.crawl.strategies.world import World, with_tabu
+from tests.crawl.strategies.world import World, changed
 
 
 def _rooted(settings, counters: CrawlCounters | None = None) -> World:
@@ -45,7 +45,7 @@ def test_seeds_at_most_one_per_host_with_p_1(settings):
 
 
 def test_seeds_per_host_is_a_setting_and_a_repeated_seed_counts_once(settings):
-    w = World("fcits_oh", with_tabu(settings, seeds_per_host=2))
+    w = World("fcits_oh", changed(settings, "tabu", seeds_per_host=2))
     urls = ["http://a.test/1", "http://a.test/1", "http://a.test/2", "http://a.test/3"]
     w.strategy.seed(w.frontier, urls)
     assert [w.url(link) for link in range(len(w.frontier))] == urls[1:3]
@@ -94,36 +94,25 @@ def test_failed_fetches_are_not_visits(settings):
 
 def _one_visit_tabu(settings, kids: dict[str, float]) -> World:
     """Host a.test goes into H2 at its second selection (50 → 1 visit); ITS walks `kids`."""
-    w = _rooted(with_tabu(settings, host_min_visits=1))
+    w = _rooted(changed(settings, "tabu", host_min_visits=1))
     w.links(0, kids)
     _visit(w, "a.test", 2)
     assert w.strategy.h2.terms == {"a.test": 3}
     return w
 
 
-def test_tabu_host_links_put_back_and_its_asked_again(settings):
+def test_a_tabu_host_is_set_aside_once_then_the_best_link_of_a_host_not_tabu(settings):
     kids = {f"http://a.test/{i}": 0.9 - 0.01 * i for i in range(5)}
     w = _one_visit_tabu(settings, {**kids, "http://c.test/": 0.6})
     b = w.seed("http://b.test/", 0.7)
     queued = w.frontier.queued_count()
-    assert w.frontier.queued_host_count() == 3
-    # ITS gives a/2, a/3, a/4 (tabu host: each put aside; three tries for three hosts),
-    # then c from E, not b
-    assert w.url(w.select()) == "http://c.test/"
-    assert all(w.frontier.is_queued(w.frontier.link_id(f"http://a.test/{i}")) for i in (2, 3, 4))
-    assert w.frontier.is_queued(b)
-    assert w.frontier.queued_count() == queued - 1
-
-
-def test_tries_once_per_host_in_q_wait_then_best_link_of_a_host_not_tabu(settings):
-    kids = {f"http://a.test/{i}": 0.9 - 0.01 * i for i in range(6)}
-    w = _one_visit_tabu(settings, {**kids, "http://c.test/": 0.6})
-    b = w.seed("http://b.test/", 0.7)
-    assert w.frontier.queued_host_count() == 3
-    # ITS gives a/2, a/3, a/4 (three tries for three hosts), then a/5; ITS would give c
-    # next, but the tries are spent: the best link of a host not tabu is b
+    # ITS gives a/2 (tabu host: set aside, ITS asked again), then a/3: a host already set
+    # aside ends the retries (they count hosts, SPEC §5.7 turn 2 (e)); the best link of a
+    # host not tabu is b
     assert w.select() == b
-    assert all(w.frontier.is_queued(w.frontier.link_id(f"http://a.test/{i}")) for i in range(2, 6))
+    assert w.strategy.events["host retry"] == 1
+    assert all(w.frontier.is_queued(w.frontier.link_id(f"http://a.test/{i}")) for i in (2, 3, 4))
+    assert w.frontier.queued_count() == queued - 1
 
 
 def test_every_host_tabu_gives_the_best_link(settings):
@@ -138,7 +127,7 @@ def test_every_host_tabu_gives_the_best_link(settings):
 
 
 def test_h2_tenure_4_and_counters_reset_on_release(settings):
-    w = _rooted(with_tabu(settings, host_min_visits=2))
+    w = _rooted(changed(settings, "tabu", host_min_visits=2))
     for host, p in (("a", 0.9), ("b", 0.8), ("c", 0.7), ("d", 0.6)):
         w.links(0, {f"http://{host}.test/{i}": p for i in range(5)})
     hosts = []

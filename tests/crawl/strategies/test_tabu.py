@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from kgcrawl.crawl.strategies.tabu import Accepted
-from tests.crawl.strategies.world import World
+from tests.crawl.strategies.world import World, changed
 
 # ---- ITS (fcoits; fcits is the same algorithm) ---------------------------------------
 
@@ -34,89 +34,71 @@ def test_step3_draw_follows_the_seeded_rng(settings):
     assert len({first(seed) for seed in range(10)}) > 1
 
 
-def _its_chain(settings, g_priority: float, g_tabu: bool):
-    """Plink = mid (selected at P 0.45) while Hlink = hi (0.9); mid's page holds g.
-
-    s (0.5, step 3) → hi (0.9 > 0.5, accepted, Hlink) → hi's page holds only `low`
-    (0.3 < 0.9): step 6 puts hi in H1 and returns mid, the best of E → mid's page holds g.
-    """
+def _chain(settings):
+    """root (0.5) → a (the one candidate above 0.5: accepted, Hlink) → b (C of a fails:
+    E = root's page, whose best is b) — every state reached by the algorithm's own steps."""
     w = World("fcoits", settings)
-    s = w.seed("http://a.test/", 0.5)
-    assert w.step() == s
-    hi, mid = w.links(0, {"http://a.test/hi": 0.9, "http://a.test/mid": 0.45})
-    assert w.select() == hi  # mid (0.45 < 0.5) is never accepted, hi always
-    assert w.strategy.hlink == Accepted(hi, 0.9)
-    assert not w.strategy.h1.terms
-    w.fetch(hi)
-    (low,) = w.links(1, {"http://b.test/low": 0.3})
-    assert w.select() == mid  # C = {low} fails: Plink in H1, best of E
-    assert w.strategy.h1.terms == {hi: 4}  # term 5, ticked once
-    assert w.strategy.hlink == Accepted(hi, 0.9)
-    w.fetch(mid)
-    (g,) = w.links(2, {"http://c.test/g": g_priority})
-    if g_tabu:
-        w.strategy.h1.add(g)
-    return w, {"hi": hi, "mid": mid, "low": low, "g": g}
+    root = w.seed("http://r.test/", 0.5)
+    assert w.step() == root  # step 3: the only link
+    a, b, c = w.links(0, {"http://a.test/": 0.6, "http://b.test/": 0.45, "http://c.test/": 0.4})
+    assert w.step() == a  # C: 0.6 > P(root) 0.5, the others are not
+    assert w.strategy.hlink == Accepted(a, 0.6) and not w.strategy.h1.terms
+    return w, {"root": root, "a": a, "b": b, "c": c}
 
 
-def test_candidate_better_than_plink_is_accepted_and_hlink_kept_when_not_better(settings):
-    w, ids = _its_chain(settings, 0.6, g_tabu=False)
-    assert w.select() == ids["g"]  # 0.6 > P(Plink) 0.45
-    assert w.strategy.hlink == Accepted(ids["hi"], 0.9)  # 0.6 ≤ P(Hlink) 0.9
-    assert w.strategy.h1.terms == {ids["hi"]: 4}  # no tick on acceptance
+def test_c_candidate_better_than_plink_is_accepted_and_becomes_hlink(settings):
+    w, _ = _chain(settings)
+    (g,) = w.links(1, {"http://g.test/": 0.7})
+    assert w.select() == g  # 0.7 > P(Plink = a) 0.6
+    assert w.strategy.hlink == Accepted(g, 0.7)
+    assert w.strategy.events["escape"] == w.strategy.events["tabu skip"] == 0
 
 
-def test_candidate_better_than_hlink_becomes_hlink(settings):
-    w, ids = _its_chain(settings, 0.95, g_tabu=False)
-    assert w.select() == ids["g"]
-    assert w.strategy.hlink == Accepted(ids["g"], 0.95)
+def test_failed_neighbourhood_then_e_is_the_page_plink_was_found_on(settings):
+    w, ids = _chain(settings)
+    w.links(1, {"http://l.test/": 0.42})
+    # C(a) = {l}: 0.42 < 0.6 fails; a's page goes into H1. E(a) = root's page (a was found
+    # there): its best is b (0.45 ≥ 0.8 · 0.45, the best of Q_wait); root's page goes in too.
+    assert w.select() == ids["b"]
+    assert w.strategy.h1.terms == {1: 4, 0: 4}  # term 5, ticked once (once per call)
+    assert w.strategy.hlink == Accepted(ids["a"], 0.6)
 
 
-def test_tabu_candidate_accepted_by_aspiration_and_released(settings):
-    w, ids = _its_chain(settings, 0.95, g_tabu=True)
-    assert w.select() == ids["g"]  # tabu, but 0.95 > P(Hlink) 0.9
-    assert ids["g"] not in w.strategy.h1
-    assert w.strategy.hlink == Accepted(ids["g"], 0.95)
-    assert w.strategy.h1.terms == {ids["hi"]: 4}
+def test_a_tabu_page_is_passed_over_for_the_best_of_q_wait(settings):
+    for tenure, expected in ((5, "l"), (0, "c")):
+        w, ids = _chain(changed(settings, "tabu", tenure=tenure))
+        (ids["l"],) = w.links(1, {"http://l.test/": 0.42})
+        w.step()  # b, from E = root's page, which goes into H1
+        w.links(2, {"http://m.test/": 0.3})
+        # C(b) = {m} fails; E(b) = root's page again: tabu, and c (0.4) does not beat
+        # Hlink (0.6), so the best of Q_wait, l; with no tabu list E gives c
+        assert w.select() == ids[expected], tenure
+        assert w.strategy.events["tabu skip"] == (tenure > 0)
+        assert w.strategy.h1.terms == ({1: 3, 0: 3, 2: 4} if tenure else {})
 
 
-def test_tabu_candidate_without_aspiration_is_refused(settings):
-    w, ids = _its_chain(settings, 0.6, g_tabu=True)
-    # g would pass P(g) > P(Plink), but it is tabu and 0.6 ≤ P(Hlink): five tries fail
-    # (C = {g}); mid goes into H1; E is empty; the best of Q_wait not in H1 is low.
-    assert w.select() == ids["low"]
-    assert w.strategy.h1.terms == {ids["hi"]: 3, ids["g"]: 4, ids["mid"]: 4}
-    assert w.strategy.hlink == Accepted(ids["hi"], 0.9)
-    assert w.frontier.is_queued(ids["g"])
+def test_escape_takes_the_best_of_q_wait_when_e_is_far_below_it(settings):
+    for escape, expected in ((0.8, "k"), (0.0, "b")):
+        w, ids = _chain(changed(settings, "tabu", escape=escape))
+        _, ids["k"] = w.links(1, {"http://l.test/": 0.42, "http://k.test/": 0.58})
+        # C(a) fails (both below 0.6); E's best b (0.45) < 0.8 · 0.58: the best of Q_wait
+        assert w.select() == ids[expected], escape
+        assert w.strategy.events["escape"] == (escape > 0)
+        assert (0 in w.strategy.h1) == (expected == "b")  # E's page goes in when E is used
 
 
-def test_five_tries_then_best_of_e_not_in_h1(settings):
-    w = World("fcoits", settings)
-    root = w.seed("http://r.test/", 1.0)
-    assert w.step() == root
-    a, e1, e2 = w.links(0, {"http://a.test/": 0.9, "http://e.test/1": 0.8, "http://e.test/2": 0.6})
-    assert w.select() == a  # every candidate below P(root) = 1; root has no parents: best
-    w.fetch(a)
-    x = w.seed("http://x.test/", 0.99)  # best of Q_wait, but not in E
-    w.strategy.h1.add(e1)
-    assert w.select() == e2  # C empty; E = {e1 (tabu), e2}
-    assert w.strategy.h1.terms == {root: 3, e1: 4, a: 4}
-    assert w.frontier.is_queued(x) and w.frontier.is_queued(e1)
-
-
-def test_empty_e_best_of_q_wait_not_in_h1_else_best_of_q_wait(settings):
-    w = World("fcoits", settings)
-    root = w.seed("http://r.test/", 1.0)
-    assert w.step() == root
-    q = w.seed("http://q.test/", 0.7)
-    r = w.seed("http://s.test/", 0.5)
-    w.strategy.h1.add(q)
-    assert w.select() == r  # C and E empty; q is tabu
-    assert w.strategy.h1.terms == {q: 4, root: 4}
-    w.frontier.put_back(r)  # Q_wait back to {q, r}, every link of it tabu now
-    w.strategy.h1.add(r)
-    assert w.select() == q
-    assert w.strategy.h1.terms == {q: 3, root: 4, r: 4}  # Plink is still root: term 5 again
+def test_no_aspiration_switch_skips_even_a_link_above_hlink(settings):
+    # with no Hlink yet, any link of a tabu page beats it (aspiration); switched off, skipped
+    for aspiration, expected in ((True, "b"), (False, "x")):
+        w = World("fcoits", changed(settings, "tabu", aspiration=aspiration))
+        root = w.seed("http://r.test/", 0.5)
+        assert w.step() == root
+        a, b = w.links(0, {"http://a.test/": 0.3, "http://b.test/": 0.2})
+        assert w.step() == a  # C(root) fails (root's page → H1); no E for a seed: best
+        x, _ = w.links(1, {"http://x.test/": 0.25, "http://m.test/": 0.1})
+        # C(a) fails; E(a) = root's page, tabu: b aspires (no Hlink) or is skipped for x
+        assert w.select() == {"b": b, "x": x}[expected], aspiration
+        assert w.strategy.events["aspiration"] == aspiration
 
 
 def test_at_most_five_candidates_are_tried(settings):
@@ -134,23 +116,6 @@ def test_at_most_five_candidates_are_tried(settings):
         accepted += link == good
     # 5 tries: 250 expected (sd ≈ 6.5); 4 tries would give 200, 6 tries 300
     assert 230 <= accepted <= 270
-
-
-def test_h1_terms_tick_after_step_6_and_release_at_zero(settings):
-    w = World("fcoits", settings)
-    s0 = w.seed("http://r.test/", 1.0)
-    assert w.step() == s0
-    kids = w.links(0, {f"http://c.test/{i}": 0.9 - 0.1 * i for i in range(6)})
-    expected = [
-        {s0: 4},
-        {s0: 3, kids[0]: 4},
-        {s0: 2, kids[0]: 3, kids[1]: 4},
-        {s0: 1, kids[0]: 2, kids[1]: 3, kids[2]: 4},
-        {kids[0]: 1, kids[1]: 2, kids[2]: 3, kids[3]: 4},  # s0 released at 0
-    ]
-    for i, terms in enumerate(expected):
-        assert w.step() == kids[i]  # each selection fails C and takes the best of E
-        assert w.strategy.h1.terms == terms
 
 
 def test_p_of_plink_is_its_priority_when_selected(settings):
@@ -201,29 +166,23 @@ def test_fcts_takes_the_best_neighbour(settings):
     assert w.select() == b
 
 
-def test_fcts_tabu_neighbour_not_better_than_hlink_gives_best_non_tabu(settings):
+def test_fcts_neighbour_of_a_tabu_host_not_better_than_hlink_gives_another_host(settings):
     w = World("fcts", settings)
     root = w.seed("http://r.test/", 1.0)
-    assert w.step() == root  # Hlink = root, P 1
-    _, b, c = w.links(0, {"http://a.test/": 0.3, "http://b.test/": 0.8, "http://c.test/": 0.5})
-    assert w.select() == b
-    w.frontier.put_back(b)  # the engine held b back (its host was busy)
-    assert b in w.strategy.tabu
-    assert w.select() == c  # b is tabu and 0.8 ≤ 1
+    assert w.step() == root  # Hlink = root (P 1); host r.test is tabu
+    _, other = w.links(0, {"http://r.test/x": 0.8, "http://o.test/": 0.5})
+    assert w.select() == other  # r.test/x is the best neighbour, of a tabu host, 0.8 ≤ 1
+    assert w.strategy.events["tabu skip"] == 1
 
 
-def test_fcts_tabu_neighbour_better_than_hlink_is_taken(settings):
+def test_fcts_neighbour_of_a_tabu_host_better_than_hlink_is_taken(settings):
     w = World("fcts", settings)
     root = w.seed("http://r.test/", 0.5)
     assert w.step() == root
-    b, c = w.links(0, {"http://b.test/": 0.8, "http://c.test/": 0.6})
-    assert w.select() == b  # Hlink = b at 0.8
-    w.frontier.put_back(b)
-    assert w.select() == c  # b tabu, not better than Hlink
-    w.fetch(c)
-    w.links(1, {"http://b.test/": 0.9, "http://d.test/": 0.2})  # c's page raises b to 0.9
-    assert w.select() == b  # tabu, but 0.9 > 0.8
-    assert w.strategy.best_accepted == Accepted(b, 0.9)
+    same, _ = w.links(0, {"http://r.test/x": 0.8, "http://o.test/": 0.6})
+    assert w.select() == same  # tabu host, but 0.8 > P(Hlink) 0.5
+    assert w.strategy.best_accepted == Accepted(same, 0.8)
+    assert w.strategy.events["aspiration"] == 1
 
 
 def test_fcts_empty_neighbourhood_gives_best_of_q_wait(settings):
@@ -251,13 +210,14 @@ def test_fcts_failed_fetch_keeps_the_current_page(settings):
 def test_fcts_tenure_is_five_selections(settings):
     w = World("fcts", settings)
     q = [w.seed(f"http://q{i}.test/", 0.9 - 0.1 * i) for i in range(7)]
+    hosts = [f"q{i}.test" for i in range(7)]
     expected = [
-        {q[0]: 5},
-        {q[0]: 4, q[1]: 5},
-        {q[0]: 3, q[1]: 4, q[2]: 5},
-        {q[0]: 2, q[1]: 3, q[2]: 4, q[3]: 5},
-        {q[0]: 1, q[1]: 2, q[2]: 3, q[3]: 4, q[4]: 5},
-        {q[1]: 1, q[2]: 2, q[3]: 3, q[4]: 4, q[5]: 5},  # q0 free after five more selections
+        {hosts[0]: 5},
+        {hosts[0]: 4, hosts[1]: 5},
+        {hosts[0]: 3, hosts[1]: 4, hosts[2]: 5},
+        {hosts[0]: 2, hosts[1]: 3, hosts[2]: 4, hosts[3]: 5},
+        {hosts[0]: 1, hosts[1]: 2, hosts[2]: 3, hosts[3]: 4, hosts[4]: 5},
+        {hosts[1]: 1, hosts[2]: 2, hosts[3]: 3, hosts[4]: 4, hosts[5]: 5},  # q0 free again
     ]
     for i, terms in enumerate(expected):
         assert w.step() == q[i]

@@ -17,9 +17,9 @@ from kgcrawl.crawl.strategies.base import CrawlCounters, Strategy, strategy_clas
 P_IS_ANCHOR = (0.0, 0.0, 1.0)
 
 
-def with_tabu(settings: Settings, **changes: Any) -> Settings:
-    """The settings with some `[tabu]` values changed."""
-    return replace(settings, tabu=replace(settings.tabu, **changes))
+def changed(settings: Settings, section: str, **changes: Any) -> Settings:
+    """The settings with some values of one section (`tabu`, `annealing`, …) changed."""
+    return replace(settings, **{section: replace(getattr(settings, section), **changes)})
 
 
 class World:
