@@ -26,10 +26,10 @@ import numpy as np
 from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.fetch import Fetcher
-from kgcrawl.crawl.outcome import analyse_result
-from kgcrawl.crawl.state import Outcome
+from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.thresholds import best_separation, separation

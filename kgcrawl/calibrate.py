@@ -247,12 +247,12 @@ def resolve_thresholds(
     say where each value came from, for `pipeline check` and the run's record.
     With `compute=False` and nothing cached, "auto" stays and its origin says so.
     """
-    from kgcrawl.crawl.strategies.base import strategy_class
+    from kgcrawl.crawl.strategies.base import uses_keywords
 
     rel = settings.relevance
     if AUTO not in (rel.alpha, rel.beta):
         return settings
-    keywords = strategy_class(settings.crawl.strategy).topic_model == "keywords"
+    keywords = uses_keywords(settings)
     origins = dict(settings.origins)
     alpha = rel.alpha
     if alpha == AUTO:

@@ -30,7 +30,7 @@ def calibrate(
 
     from kgcrawl.calibrate import calibrate as run_calibration
     from kgcrawl.config import load_settings, parse_overrides
-    from kgcrawl.crawl.strategies.base import strategy_class
+    from kgcrawl.crawl.strategies.base import uses_keywords
 
     overrides = parse_overrides(set_ or [])
     for key, value in (("positives", positives), ("negatives", negatives)):
@@ -39,8 +39,7 @@ def calibrate(
     if precision is not None:
         overrides["calibration.precision"] = precision
     settings = load_settings(domain, overrides)
-    keywords = strategy_class(settings.crawl.strategy).topic_model == "keywords"
-    result = run_calibration(settings, keywords)
+    result = run_calibration(settings, uses_keywords(settings))
     table = Table("documents", "count", "p10", "p50", "p90", "max", title=f"R(p) of {domain}")
     for name, scores in (("on-topic", result.positives), ("off-topic", result.negatives)):
         ordered = sorted(scores)

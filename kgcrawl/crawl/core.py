@@ -11,16 +11,16 @@ exactly (crawl/state.py).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import Fingerprints
 from kgcrawl.crawl.frontier import Frontier
-from kgcrawl.crawl.state import Outcome
+from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
-from kgcrawl.ontology.topic import TopicModel, topic_model_for
+from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import page_relevance, topic_matcher
@@ -37,10 +37,28 @@ class Counters(CrawlCounters):
     promoted: int = 0  # pool links promoted because Q_wait ran dry (SPEC §5.1 turn 2)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What `Crawl.fold` made of an outcome: R(p) and the judgement, each link's (R(A), P),
+    or the page it duplicates (then it is no DP)."""
+
+    relevance: float | None = None
+    relevant: bool = False
+    link_scores: list[tuple[float, float]] = field(default_factory=list)
+    duplicate_of: str | None = None
+
+    def applied(self, outcome: Outcome) -> Outcome:
+        """The outcome as the run log keeps it: with this decision."""
+        reason = f"duplicate of {self.duplicate_of}" if self.duplicate_of else outcome.reason
+        return replace(outcome, reason=reason, relevance=self.relevance,
+                       relevant=self.relevant, link_scores=self.link_scores)  # fmt: skip
+
+
 class Crawl:
     """Topic model, frontier, scores and strategy of one crawl."""
 
-    def __init__(self, settings: Settings, rng: random.Random) -> None:
+    def __init__(self, settings: Settings, rng: random.Random, topic: TopicModel) -> None:
+        """`topic` is the crawl's topic model (`topic_for(settings)`): the core reads no file."""
         self.settings = settings
         rel = settings.relevance
         if not all(isinstance(x, float | int) for x in (rel.alpha, rel.beta)):
@@ -57,13 +75,12 @@ class Crawl:
             discard_keep=settings.crawl.discard_keep,
             pagerank_scale=rel.pagerank_scale,
         )
-        topic = self._topic_model(settings)
         self._use_topic(topic, CorpusStats.empty(len(topic.vector)), {})
         self.graph = PageRankGraph()
         self.fingerprints = Fingerprints()
         self.relevances: list[float] = []  # R(p) of each page downloaded, in order
 
-    def use_ontology(self, settings: Settings) -> None:
+    def use_ontology(self, settings: Settings, topic: TopicModel) -> None:
         """Go on with the ontology of `settings` (a new version, crawl/versions.py).
 
         A concept keeps its document frequency and its anchors' BM25 sums under
@@ -71,7 +88,6 @@ class Crawl:
         stand. Pages from now on are counted and scored with the new W_T.
         """
         self.settings = settings
-        topic = self._topic_model(settings)
         new_index = {iri: j for j, iri in enumerate(topic.weights)}
         moved = {i: new_index[iri] for i, iri in enumerate(self.topic.weights) if iri in new_index}
         stats = CorpusStats.empty(len(new_index))
@@ -82,9 +98,6 @@ class Crawl:
             for link, per_word in self.anchors.sums.items()
         }
         self._use_topic(topic, stats, sums)
-
-    def _topic_model(self, settings: Settings) -> TopicModel:
-        return topic_model_for(settings, keywords=self.strategy.topic_model == "keywords")
 
     def _use_topic(
         self, topic: TopicModel, stats: CorpusStats, sums: dict[int, dict[int, float]]
@@ -138,24 +151,26 @@ class Crawl:
 
     # -- folding an outcome in ---------------------------------------------------------
 
-    def fold(self, link: int, outcome: Outcome) -> None:
-        """Algorithm 2 after the download: count, score the page and its children, observe."""
+    def fold(self, link: int, outcome: Outcome) -> Decision:
+        """Algorithm 2 after the download: count, score the page and its children, observe.
+
+        The outcome is read, never written: what the crawl made of it comes back
+        as a Decision, which the engine stores beside it.
+        """
         self.counters.outcomes += 1
-        if outcome.downloaded:
-            self._dedup(outcome)
-        if not outcome.downloaded:
+        duplicate = self._duplicate_of(outcome) if outcome.downloaded else None
+        if not outcome.downloaded or duplicate is not None:
             self.frontier.visited(link, None)
             self.strategy.observe(link, None, False, 0.0)
-            return
+            return Decision(duplicate_of=duplicate)
         rel = self.settings.relevance
         counts = np.zeros((len(self.topic_vector), GROUPS))
         for i, per_group in outcome.counts.items():
             counts[i] = per_group
         relevance = page_relevance(counts, self.topic_vector)  # Eq. 3–4
-        outcome.relevance = relevance
-        outcome.relevant = relevance > rel.alpha
+        relevant = relevance > rel.alpha
         self.counters.dp += 1
-        self.counters.lp += int(outcome.relevant)
+        self.counters.lp += int(relevant)
         self.relevances.append(relevance)
         self.fingerprints.add(outcome.content_hash, outcome.simhash, outcome.final_url)
 
@@ -169,14 +184,15 @@ class Crawl:
             (self.frontier.intern(url), counts)
             for (url, _), counts in zip(outcome.links, outcome.anchor_counts, strict=True)
         ]
-        outcome.link_scores = [
+        link_scores = [
             self._add_child(page, relevance, outcome.length, child, counts)
             for child, counts in children
         ]
         self.strategy.observe_anchors(page, children)
         if self.counters.dp % rel.pagerank_every == 0:
             self.solve_pagerank()
-        self.strategy.observe(link, page, outcome.relevant, relevance)
+        self.strategy.observe(link, page, relevant, relevance)
+        return Decision(relevance, relevant, link_scores)
 
     def solve_pagerank(self) -> None:
         """Eq. 8 (normalised), warm-started; every unvisited link re-scored at once."""
@@ -194,7 +210,7 @@ class Crawl:
             self.graph.add_edges([page], [target], [edge_ra])
         return link_ra, p
 
-    def _dedup(self, outcome: Outcome) -> None:
+    def _duplicate_of(self, outcome: Outcome) -> str | None:
         """A page already downloaded under another URL, or with (nearly) the same text."""
         known = self.frontier.link_id(outcome.final_url)
         if (
@@ -202,11 +218,8 @@ class Crawl:
             and known is not None
             and self.frontier.page_of(known) is not None
         ):
-            outcome.reason = f"duplicate of {outcome.final_url}"
-            return
-        first = self.fingerprints.match(outcome.content_hash, outcome.simhash)
-        if first is not None:
-            outcome.reason = f"duplicate of {first}"
+            return outcome.final_url
+        return self.fingerprints.match(outcome.content_hash, outcome.simhash)
 
     def _claim_final_url(self, link: int, final_url: str, page: int) -> None:
         """After a redirect, the target URL is this page too: it is not fetched again."""

@@ -27,22 +27,30 @@ from concurrent.futures import (
     ThreadPoolExecutor,
     wait,
 )
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, init_analyser
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
-from kgcrawl.crawl.outcome import StageTimes, analyse_in_process, analyse_result, init_analyser
-from kgcrawl.crawl.state import Outcome, RunState, new_run_id
-from kgcrawl.crawl.versions import as_meta, recorded, version_of
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.state import RunState, new_run_id
+from kgcrawl.crawl.strategies.base import uses_keywords
+from kgcrawl.crawl.versions import OntologyVersion, as_meta, recorded, version_of
 from kgcrawl.crawl.warc import WarcArchive
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.ontology.topic import TopicModel, topic_model_for
 
 # With several workers, pages are analysed in processes (parsing is CPU work under the GIL).
 ANALYSER_PROCESSES = 2
+
+
+def topic_for(settings: Settings) -> TopicModel:
+    """The topic model a crawl with these settings scores against (keywords for FCTS, FCITS)."""
+    return topic_model_for(settings, keywords=uses_keywords(settings))
 
 
 class ResumeMismatch(KgcrawlError):
@@ -159,7 +167,7 @@ class Engine:
         self.versions = recorded(meta)
         for version in self.versions:
             version.check(self.run_id)
-        self.crawl = Crawl(settings, random.Random(settings.crawl.seed))  # on versions[0]
+        self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings))
         self.crawl.seed(list(settings.seeds))
         self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
@@ -180,7 +188,7 @@ class Engine:
         later = self.versions[1:]
         for outcome in self.state.outcomes():
             while later and later[0].first <= outcome.seq:
-                self.crawl.use_ontology(later.pop(0).settings(self.settings))
+                self._use_version(later.pop(0))
             if sequential:
                 picked = self.crawl.select()
                 if picked is None or self.crawl.url_of(picked) != outcome.url:
@@ -194,7 +202,7 @@ class Engine:
             self.crawl.fold(picked, outcome)
             count += 1
         for version in later:  # in force from the next outcome on
-            self.crawl.use_ontology(version.settings(self.settings))
+            self._use_version(version)
         self._update_progress()
         return count
 
@@ -323,10 +331,14 @@ class Engine:
             result.reason = f"parse: {type(exc).__name__}"
             return analyse_result(url, result, self.crawl.matcher)
 
+    def _use_version(self, version: OntologyVersion) -> None:
+        settings = version.settings(self.settings)
+        self.crawl.use_ontology(settings, topic_for(settings))
+
     def _fold(self, link: int, outcome: Outcome) -> None:
-        outcome.seq = self.crawl.counters.outcomes + 1
+        seq = self.crawl.counters.outcomes + 1
         with self.times.stage("score"):
-            self.crawl.fold(link, outcome)
+            outcome = replace(self.crawl.fold(link, outcome).applied(outcome), seq=seq)
         self.state.append(outcome)
         self._committed.append(outcome)
         self._update_progress()

@@ -1,125 +1,49 @@
-"""From a fetched response to the Outcome the crawl folds in and the run log stores.
+"""One selected link, fetched and analysed: the record the crawl folds in and the run log keeps.
 
-This is the per-page work a fetch worker does after the download: one lxml pass
-(tag groups, links, anchors), topic-word counts per group, the main text for the
-knowledge graph (trafilatura, once, since it is the dearest step) with its concept
-mentions, the page length, and the content fingerprints for dedup. Nothing here
-depends on the crawl's state, so workers run it in parallel.
+Workers make it (crawl/analyse.py), `Crawl.fold` reads it and returns what it
+decided (crawl/core.py: `Decision`), the run state stores the two together
+(crawl/state.py), and replay folds the stored records back in.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from kgcrawl.crawl.dedup import exact_hash, simhash
-from kgcrawl.crawl.fetch import FetchResult
-from kgcrawl.crawl.state import Outcome
-from kgcrawl.text.analysis import analyse_page
-from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.tokenize import is_chinese
-from kgcrawl.text.urls import host_of
+from dataclasses import dataclass, field
 
 
-def main_text(html: str, fallback: str) -> str:
-    """The article text (trafilatura, fast mode), or the page's body text when it finds none."""
-    import trafilatura
+@dataclass
+class Outcome:
+    """One selected link, fetched and analysed: the unit the run log stores and replays.
 
-    extracted = trafilatura.extract(
-        html, fast=True, include_comments=False, include_tables=True, deduplicate=False
-    )
-    return extracted or fallback
+    `reason` is None for a downloaded page (a DP); otherwise it says why not
+    (a fetch failure, or `duplicate of URL`). `counts` maps a topic-word index to
+    its occurrences per tag group (Table 1), `mentions` to its occurrences in the
+    main text; `links` are the page's out-links as (canonical URL, anchor text), and
+    `anchor_counts[j]` the topic words in link j's anchor (f_{i,j} of Eq. 5).
+    """
 
+    url: str
+    final_url: str
+    status: int | None
+    reason: str | None
+    fetched_at: int
+    seconds: float
+    host: str
+    title: str = ""
+    text: str = ""
+    lang: str = ""
+    length: int = 0
+    content_hash: str = ""
+    simhash: int = 0
+    counts: dict[int, list[int]] = field(default_factory=dict)
+    mentions: dict[int, int] = field(default_factory=dict)
+    links: list[tuple[str, str]] = field(default_factory=list)
+    anchor_counts: list[dict[int, int]] = field(default_factory=list)
+    # Filled in when the crawl folds the outcome in:
+    seq: int = 0
+    relevance: float | None = None
+    relevant: bool = False
+    link_scores: list[tuple[float, float]] = field(default_factory=list)  # (R(A), P) per link
 
-def failed_outcome(url: str, result: FetchResult) -> Outcome:
-    return Outcome(
-        url=url,
-        final_url=result.final_url,
-        status=result.status,
-        reason=result.reason,
-        fetched_at=int(time.time() * 1000),
-        seconds=result.seconds,
-        host=host_of(result.final_url),
-    )
-
-
-class StageTimes:
-    """Seconds spent per stage of the crawl, summed over all workers (thread-safe)."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.add(name, time.perf_counter() - start)
-
-    def add(self, name: str, seconds: float) -> None:
-        with self._lock:
-            self.seconds[name] = self.seconds.get(name, 0.0) + seconds
-
-
-def analyse_result(
-    url: str, result: FetchResult, matcher: TopicMatcher, times: StageTimes | None = None
-) -> Outcome:
-    """The Outcome of one fetch: a failure as it is, a page analysed."""
-    times = times or StageTimes()
-    outcome = failed_outcome(url, result)
-    if not result.ok:
-        return outcome
-    with times.stage("parse and count"):
-        analysis = analyse_page(result.content, result.final_url, matcher, result.charset)
-    body_text = analysis.parsed.groups[3] or analysis.parsed.text
-    with times.stage("main text"):
-        text = main_text(result.text, body_text)
-    visible = analysis.parsed.text
-    outcome.title = analysis.title
-    outcome.text = text
-    outcome.lang = "zh" if is_chinese(visible[:4000]) else "en"
-    outcome.length = analysis.length
-    with times.stage("fingerprint"):
-        outcome.content_hash = exact_hash(visible)
-        outcome.simhash = simhash(visible)
-    outcome.counts = {
-        int(i): [int(c) for c in analysis.counts[i]]
-        for i in analysis.counts.any(axis=1).nonzero()[0]
-    }
-    with times.stage("main text"):
-        outcome.mentions = matcher.count_sparse(text)
-    outcome.links = [(link.url, link.anchor) for link in analysis.links]
-    outcome.anchor_counts = list(analysis.anchor_counts)
-    return outcome
-
-
-# One matcher per analyser process (a process pool's workers start with `init_analyser`).
-_process_matcher: TopicMatcher | None = None
-
-
-def init_analyser(labels: list[tuple[str, ...]]) -> None:
-    """Process-pool initializer: die with the crawl (even after `kill -9`), build the matcher."""
-    global _process_matcher
-    _die_with_parent()
-    _process_matcher = TopicMatcher(labels)
-
-
-def _die_with_parent() -> None:
-    """Linux: ask for SIGKILL when the parent exits, so no analyser outlives a killed crawl."""
-    import ctypes
-    import signal
-    import sys
-
-    if sys.platform.startswith("linux"):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-
-
-def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
-    """`analyse_result` in an analyser process, with its stage times."""
-    times = StageTimes()
-    return analyse_result(url, result, _process_matcher, times), times.seconds
+    @property
+    def downloaded(self) -> bool:
+        return self.reason is None

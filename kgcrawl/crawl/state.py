@@ -20,10 +20,10 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.errors import KgcrawlError
 
 _U64 = 1 << 64
@@ -86,45 +86,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 
 class StateError(KgcrawlError):
     """A run is missing or its state cannot be read."""
-
-
-@dataclass
-class Outcome:
-    """One selected link, fetched and analysed: the unit the run log stores and replays.
-
-    `reason` is None for a downloaded page (a DP); otherwise it says why not
-    (a fetch failure, or `duplicate of URL`). `counts` maps a topic-word index to
-    its occurrences per tag group (Table 1), `mentions` to its occurrences in the
-    main text; `links` are the page's out-links as (canonical URL, anchor text), and
-    `anchor_counts[j]` the topic words in link j's anchor (f_{i,j} of Eq. 5).
-    """
-
-    url: str
-    final_url: str
-    status: int | None
-    reason: str | None
-    fetched_at: int
-    seconds: float
-    host: str
-    title: str = ""
-    text: str = ""
-    lang: str = ""
-    length: int = 0
-    content_hash: str = ""
-    simhash: int = 0
-    counts: dict[int, list[int]] = field(default_factory=dict)
-    mentions: dict[int, int] = field(default_factory=dict)
-    links: list[tuple[str, str]] = field(default_factory=list)
-    anchor_counts: list[dict[int, int]] = field(default_factory=list)
-    # Filled in when the crawl folds the outcome in:
-    seq: int = 0
-    relevance: float | None = None
-    relevant: bool = False
-    link_scores: list[tuple[float, float]] = field(default_factory=list)  # (R(A), P) per link
-
-    @property
-    def downloaded(self) -> bool:
-        return self.reason is None
 
 
 def data_home() -> Path:

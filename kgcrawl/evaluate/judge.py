@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from kgcrawl.evaluate.metrics import MetricsRow, record_outcomes
 
 if TYPE_CHECKING:
-    from kgcrawl.crawl.state import Outcome
+    from kgcrawl.crawl.outcome import Outcome
     from kgcrawl.sandbox.world import World
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from kgcrawl.errors import KgcrawlError
 
 if TYPE_CHECKING:
-    from kgcrawl.crawl.state import Outcome
+    from kgcrawl.crawl.outcome import Outcome
 
 # The paper's four metrics (Table 2, 3) and whether a larger value is better.
 METRICS = ("lp", "ac", "ar", "sd")

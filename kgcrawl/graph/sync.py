@@ -23,7 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kgcrawl.config import Settings, load_settings
-from kgcrawl.crawl.state import Outcome, RunState
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import recorded
 from kgcrawl.graph.errors import GraphError
 from kgcrawl.graph.store import GraphStore, connect

@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgcrawl.crawl.state import Outcome, RunState
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.state import RunState
 from kgcrawl.sandbox.server import SandboxServer
 from kgcrawl.sandbox.world import World
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kgcrawl.crawl.state import Outcome, RunState, StateError, new_run_id
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.state import RunState, StateError, new_run_id
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.core import Crawl
-from kgcrawl.crawl.engine import Engine
+from kgcrawl.crawl.engine import Engine, topic_for
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import (
     OntologyChanged,
@@ -95,7 +95,7 @@ def test_a_changed_or_missing_file_stops_with_its_name(tmp_path, versions):
 def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_words):
     v1, v2, new_iri = versions
     settings = replace(load_settings("tourism", PAPER), ontology=v1)
-    crawl = Crawl(settings, random.Random(0))
+    crawl = Crawl(settings, random.Random(0), topic_for(settings))
     old = list(crawl.topic.weights)
     deep = old[-1]  # a leaf: the new depth-1 concept moves it one place on
     crawl.stats.add_page(np.isin(np.arange(len(old)), [0, len(old) - 1]), 300)
@@ -103,7 +103,7 @@ def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_wor
     before = crawl.anchors.add_anchor(7, {}, 300)[0]
     bm25 = crawl.anchors.sums[7][len(old) - 1]
 
-    crawl.use_ontology(replace(settings, ontology=v2))
+    crawl.use_ontology(replace(settings, ontology=v2), topic_for(replace(settings, ontology=v2)))
     new = list(crawl.topic.weights)
     assert len(new) == len(old) + 1 and new.index(deep) == len(old)
     assert crawl.stats.pages == 1 and crawl.stats.total_length == 300

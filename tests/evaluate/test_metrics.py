@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from kgcrawl.crawl.state import Outcome
+from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.evaluate.metrics import (
     EvaluationError,
     MetricsRecorder,

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
 from kgcrawl.crawl.ended import EARLY, ended_early, how_ended
-from kgcrawl.crawl.state import Outcome
+from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.evaluate.metrics import EvaluationError
 from kgcrawl.evaluate.truth import read_truth
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from kgcrawl.crawl.state import Outcome
+from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.graph.sync import OutcomeRows
 from kgcrawl.graph.writer import LinkRow, MentionRow, PageRow
 from kgcrawl.ontology.model import Concept, Edge, Ontology

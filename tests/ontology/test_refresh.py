@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
-from kgcrawl.crawl.state import Outcome, RunState
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.state import RunState
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.refresh import (

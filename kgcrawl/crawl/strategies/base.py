@@ -81,6 +81,11 @@ REGISTRY: dict[str, str] = {
 }
 
 
+def uses_keywords(settings: Settings) -> bool:
+    """Whether the settings' strategy weighs every topic word alike (FCTS, FCITS)."""
+    return strategy_class(settings.crawl.strategy).topic_model == "keywords"
+
+
 def strategy_class(name: str) -> type[Strategy]:
     """The class registered as `name`; one clear error for an unknown name."""
     target = REGISTRY.get(name)
