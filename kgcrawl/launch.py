@@ -91,18 +91,22 @@ def crawl_settings(
     return resolve_thresholds(settings, announce)
 
 
-def crawl_request(options: CrawlOptions, settings: Settings | None = None) -> CrawlRequest:
-    """What the runner needs beyond the settings; the sandbox world's seed is the crawl's."""
+def crawl_request(options: CrawlOptions, settings: Settings) -> CrawlRequest:
+    """What the runner needs beyond the settings; the sandbox world's seed is the crawl's.
+
+    The run id is chosen now, so that a Ctrl-C before the crawl loop can name the run.
+    """
+    from kgcrawl.crawl.state import new_run_id
     from kgcrawl.runner import CrawlRequest
 
     return CrawlRequest(
         resolve=tuple(options.resolve),
         sandbox=options.sandbox,
-        sandbox_seed=settings.crawl.seed if settings is not None else 0,
+        sandbox_seed=settings.crawl.seed,
         sandbox_size=options.sandbox_size,
         sandbox_profile=options.sandbox_profile,
         warc=options.warc,
-        run_id=options.run_id,
+        run_id=options.run_id or new_run_id(settings.domain, settings.crawl.strategy),
         ontology=options.ontology.resolve() if options.ontology else None,
     )
 

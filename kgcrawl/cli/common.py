@@ -37,6 +37,14 @@ console = Console()
 notices = Console(stderr=True)  # what a command says on the way; --quiet silences it
 
 
+class Interrupted(Exception):
+    """Ctrl-C outside the crawl loop (which stops by itself): `main` says how to go on."""
+
+    def __init__(self, run_id: str | None) -> None:
+        super().__init__(run_id)
+        self.run_id = run_id
+
+
 @dataclass
 class Global:
     """The app's own options, for the commands that care (set before any command runs)."""

@@ -15,24 +15,34 @@ from rich.table import Table
 
 from kgcrawl.crawl.engine import ENDED_BUDGET, ENDED_SIGNAL, CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, runs_dir
+from kgcrawl.fit import Records, folding_table
+from kgcrawl.runs import iso_time
 
 REFRESH_SECONDS = 0.25
 
 
 def progress_line(p: Progress) -> str:
-    share = f"{p.dp / p.max_pages:.0%}" if p.max_pages else ""
+    """Two lines of at most 80 characters: the run and its pages, then how the crawl goes."""
+    share = f" {p.dp / p.max_pages:.0%}" if p.max_pages else ""
     return (
-        f"[bold]{p.run_id}[/bold]  pages {p.dp}/{p.max_pages} {share}  relevant {p.lp}  "
-        f"harvest {p.harvest:.1%}  {p.rate:.1f} pages/s  Q_wait {p.queued} "
-        f"({p.hosts} hosts)  failures {p.failures}"
+        f"[bold]{p.run_id}[/bold]  pages {p.dp}/{p.max_pages}{share}  failures {p.failures}\n"
+        f"relevant {p.lp} ({p.harvest:.1%})  {p.rate:.1f} pages/s  "
+        f"Q_wait {p.queued} ({p.hosts} hosts)"
     )
 
 
 @contextmanager
-def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
-    """A callback that keeps one live status line, redrawn at most four times a second."""
+def live_progress(console: Console, enabled: bool = True) -> Iterator[Callable[[Progress], None]]:
+    """A callback that keeps a live status, redrawn at most four times a second.
+
+    The status goes away when the crawl ends, so the summary printed next is the
+    final frame (no stale progress above it). Disabled: the callback does nothing.
+    """
+    if not enabled:
+        yield lambda p: None
+        return
     last = [0.0]
-    with Live(console=console, transient=False, refresh_per_second=4) as live:
+    with Live(console=console, transient=True, refresh_per_second=4) as live:
 
         def show(p: Progress) -> None:
             now = time.monotonic()
@@ -46,7 +56,7 @@ def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
 def stop_reason(result: CrawlResult) -> str:
     """Why the crawl ended, with what to do next when there is something to do."""
     if result.ended == ENDED_SIGNAL:
-        return f"stopped by a signal; continue with `kgcrawl crawl --resume {result.run_id}`"
+        return stopped_line(result.run_id)
     promoted = (
         f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
@@ -55,6 +65,10 @@ def stop_reason(result: CrawlResult) -> str:
     if result.ended == ENDED_BUDGET:
         return "page budget reached" + promoted
     return "frontier exhausted: no unvisited link left" + promoted
+
+
+def stopped_line(run_id: str) -> str:
+    return f"stopped; continue with `kgcrawl crawl --resume {run_id}`"
 
 
 def relevance_line(result: CrawlResult) -> str:
@@ -71,29 +85,28 @@ def relevance_line(result: CrawlResult) -> str:
     return line
 
 
-def crawl_summary(result: CrawlResult) -> Table:
-    table = Table(
-        "run",
-        "pages (DP)",
-        "relevant (LP)",
-        "harvest",
-        "outcomes",
-        "seconds",
-        "pages/s",
-        "state",
+def crawl_summary(result: CrawlResult) -> Records:
+    """One row: a table on a wide terminal, key: value lines on a narrow one; why it ended last."""
+    summary = Records(
+        ("run", "pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds", "pages/s",
+         "state"),
         title="crawl " + ("stopped" if result.stopped else "done"),
-        caption=stop_reason(result) + "\n" + relevance_line(result),
-    )
-    table.add_row(result.run_id, str(result.dp), str(result.lp),
-                  f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
-                  f"{result.seconds:.1f}",
-                  f"{result.dp / result.seconds:.1f}" if result.seconds else "-",
-                  str(result.state_path))  # fmt: skip
-    return table
+        caption=relevance_line(result) + "\n" + stop_reason(result),
+        numeric=frozenset({"pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds",
+                           "pages/s"}),
+    )  # fmt: skip
+    summary.add_row(result.run_id, str(result.dp), str(result.lp),
+                    f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
+                    f"{result.seconds:.1f}",
+                    f"{result.dp / result.seconds:.1f}" if result.seconds else "-",
+                    str(result.state_path))  # fmt: skip
+    return summary
 
 
-def runs_table() -> Table:
-    table = Table("run", "domain", "strategy", "pages", "relevant", "ended")
+def runs_table() -> Records:
+    """Every run under the data folder, oldest first by id, with its start time."""
+    table = Records(("run", "domain", "strategy", "started", "pages", "relevant", "ended"),
+                    numeric=frozenset({"pages", "relevant"}))  # fmt: skip
     for path in sorted(runs_dir().glob("*/state.sqlite")):
         state = RunState(path)
         meta = state.meta()
@@ -101,6 +114,7 @@ def runs_table() -> Table:
             meta["run_id"],
             meta["domain"],
             meta["strategy"],
+            iso_time(meta.get("started_at")),
             str(meta.get("dp", 0)),
             str(meta.get("lp", 0)),
             ended_text(meta),
@@ -116,10 +130,15 @@ def ended_text(meta: dict) -> str:
 
 
 def run_details(run_id: str) -> Table:
+    """A run's settings, counters and failures as key/value rows that fold, never cut."""
     state = RunState.open(run_id)
     meta = state.meta()
-    table = Table("key", "value", title=f"run {run_id}")
-    for key in ("domain", "strategy", "pipeline", "started_at", "dp", "lp", "warc"):
+    table = folding_table("key", "value", title=f"run {run_id}")
+    table.add_row("run", run_id)
+    for key in ("domain", "strategy", "pipeline"):
+        table.add_row(key, str(meta.get(key)))
+    table.add_row("started_at", iso_time(meta.get("started_at")))
+    for key in ("dp", "lp", "warc"):
         table.add_row(key, str(meta.get(key)))
     table.add_row("ended", ended_text(meta))
     for key, value in sorted(meta.get("overrides", {}).items()):
