@@ -13,6 +13,8 @@ several workers (kgcrawl/crawl/analysers.py says how).
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +34,24 @@ __all__ = [
     "load_settings",
     "open_run",
 ]
+
+
+class _Package(types.ModuleType):
+    """`kgcrawl.crawl` and `kgcrawl.calibrate` stay the functions below.
+
+    Importing the subpackage `kgcrawl.crawl` or the module `kgcrawl.calibrate` makes
+    the import system set it as an attribute of this package, which would replace
+    the function of the same name; here that assignment is skipped (the submodule
+    stays in `sys.modules`, so every `from kgcrawl.crawl.… import …` still works).
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in ("crawl", "calibrate") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> str:
