@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import csv
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO
 
 import numpy as np
 from rich.console import Console
@@ -152,37 +150,3 @@ def run_details(run_id: str) -> Table:
         table.add_row(f"failed: {reason}", str(count))
     state.close()
     return table
-
-
-EXPORT_COLUMNS = ("order", "url", "final_url", "host", "status", "reason", "relevance",
-                  "relevant", "truth", "title")  # fmt: skip
-
-
-def export_csv(run_id: str, out: IO[str]) -> None:
-    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it."""
-    state = RunState.open(run_id)
-    meta = state.meta()
-    truth = _truth_lookup(meta)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(EXPORT_COLUMNS)
-    for o in state.outcomes():
-        label = truth(o.final_url) if truth and o.downloaded else None
-        writer.writerow([o.seq, o.url, o.final_url, o.host, o.status, o.reason or "",
-                         "" if o.relevance is None else f"{o.relevance:.6f}", int(o.relevant),
-                         "" if label is None else int(label), o.title])  # fmt: skip
-    state.close()
-
-
-def _truth_lookup(meta: dict) -> Callable[[str], bool | None] | None:
-    sandbox = meta.get("sandbox")
-    if not sandbox:
-        return None
-    from kgcrawl.sandbox.world import World
-
-    world = World(sandbox["seed"], sandbox["size"], sandbox.get("profile", "default"))
-    domain = meta["domain"]
-
-    def lookup(url: str) -> bool | None:
-        return world.truth(url).relevant(domain)
-
-    return lookup
