@@ -10,10 +10,10 @@ and whose number columns never wrap, for the tables that stay tables.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -27,6 +27,8 @@ class Records:
     title: str | None = None
     caption: str | None = None
     numeric: frozenset[str] = frozenset()  # right-aligned in the table
+    # A row's own narrow form (e.g. two short lines), instead of one line per column:
+    narrow: Callable[[Sequence[str]], RenderableType] | None = None
 
     def add_row(self, *cells: str) -> None:
         self.rows.append(cells)
@@ -46,6 +48,9 @@ class Records:
             parts.append(Text(self.title, style="italic"))
         width = max((len(name) for name in self.columns), default=0)
         for index, row in enumerate(self.rows):
+            if self.narrow is not None:
+                parts.append(self.narrow(row))
+                continue
             grid = Table.grid(padding=(0, 1))
             grid.add_column(style="dim", no_wrap=True, min_width=width + 1)
             grid.add_column(overflow="fold")

@@ -62,7 +62,7 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
     assert re.search(rf"\b{home.dp}\b", summary) and re.search(rf"\b{home.outcomes}\b", summary)
     assert f"{home.lp / home.dp:.1%}" in summary
     assert summary.rstrip().endswith("page budget reached")
-    assert re.search(r"started:\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", listing)
+    assert re.search(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", listing)
     assert re.search(r"started_at\s+│\s+\d{4}-\d\d-\d\dT", details)
     assert re.search(r"failed: http 404\s+│\s+1 ", details)
     wide = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115

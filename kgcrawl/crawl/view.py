@@ -10,6 +10,7 @@ import numpy as np
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
 
 from kgcrawl.crawl.engine import ENDED_BUDGET, ENDED_SIGNAL, CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, runs_dir
@@ -104,7 +105,7 @@ def crawl_summary(result: CrawlResult) -> Records:
 def runs_table() -> Records:
     """Every run under the data folder, oldest first by id, with its start time."""
     table = Records(("run", "domain", "strategy", "started", "pages", "relevant", "ended"),
-                    numeric=frozenset({"pages", "relevant"}))  # fmt: skip
+                    numeric=frozenset({"pages", "relevant"}), narrow=_run_lines)  # fmt: skip
     for path in sorted(runs_dir().glob("*/state.sqlite")):
         state = RunState(path)
         meta = state.meta()
@@ -119,6 +120,15 @@ def runs_table() -> Records:
         )
         state.close()
     return table
+
+
+def _run_lines(row) -> Text:
+    """A run in `runs list` on a narrow terminal: its id whole, then the rest, folded."""
+    run_id, domain, strategy, started, pages, relevant, ended = row
+    text = Text(run_id, style="bold", overflow="fold")
+    text.append(f"\n  {domain} · {strategy} · started {started}", style="")
+    text.append(f"\n  {pages} pages, {relevant} relevant · ended: {ended}", style="")
+    return text
 
 
 def ended_text(meta: dict) -> str:
