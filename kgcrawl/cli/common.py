@@ -97,11 +97,16 @@ def global_options(
 
 SetOption = Annotated[
     list[str] | None,
-    typer.Option("--set", help="Override a setting: section.key=value (repeatable)."),
+    typer.Option(
+        "--set", help="Override a setting: section.key=value (repeatable; default: none)."
+    ),
 ]
 
 GraphOption = Annotated[
-    str | None, typer.Option("--graph", help="embedded, none, bolt://… or neo4j://…")
+    str | None,
+    typer.Option(
+        "--graph", help="embedded, none, bolt://… or neo4j://… (default: graph.uri, embedded)."
+    ),
 ]
 
 

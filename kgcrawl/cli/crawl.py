@@ -51,7 +51,7 @@ def crawl(
         typer.Option(
             "--sandbox",
             help="Crawl the generated sandbox web on loopback; it knows the truth for the "
-            "tourism and rainstorm domains.",
+            "tourism and rainstorm domains (default: the web).",
         ),
     ] = False,
     sandbox_size: Annotated[
@@ -66,7 +66,8 @@ def crawl(
         ),
     ] = "default",
     resume: Annotated[
-        str | None, typer.Option("--resume", help="Continue the run with this id.")
+        str | None,
+        typer.Option("--resume", help="Continue the run with this id (default: a new run)."),
     ] = None,
     warc: Annotated[
         Path | None,
