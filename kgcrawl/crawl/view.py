@@ -103,12 +103,15 @@ def crawl_summary(result: CrawlResult) -> Records:
 
 
 def runs_table() -> Records:
-    """Every run under the data folder, oldest first by id, with its start time."""
+    """Every run under the data folder, oldest first, with its start time."""
     table = Records(("run", "domain", "strategy", "started", "pages", "relevant", "ended"),
                     numeric=frozenset({"pages", "relevant"}), narrow=_run_lines)  # fmt: skip
-    for path in sorted(runs_dir().glob("*/state.sqlite")):
+    metas = []
+    for path in runs_dir().glob("*/state.sqlite"):
         state = RunState(path)
-        meta = state.meta()
+        metas.append(state.meta())
+        state.close()
+    for meta in sorted(metas, key=lambda m: (m.get("started_at") or 0, m["run_id"])):
         table.add_row(
             meta["run_id"],
             meta["domain"],
@@ -118,7 +121,6 @@ def runs_table() -> Records:
             str(meta.get("lp", 0)),
             ended_text(meta),
         )
-        state.close()
     return table
 
 
