@@ -120,3 +120,16 @@ def test_readme_python_api_section_runs(tmp_path, monkeypatch) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_build_ontology_and_calibrate_as_functions(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path / "cache"))
+    built = kgcrawl.build_ontology(
+        ROOT / "corpus/tourism", base=ROOT / "ontologies/tourism.owl", out=tmp_path / "t.owl",
+        lattice_dir=tmp_path, max_terms=40,
+    )  # fmt: skip
+    assert {p.name for p in built.files} >= {"tourism.cxt", "t.owl", "t.ttl"}
+    assert len(built.ontology) > 40  # the shipped concepts and the merged FCA ones
+    thresholds = kgcrawl.calibrate("tourism", set={"calibration.pages": 60})
+    assert 0 < thresholds.beta < thresholds.alpha < 1
+    assert (tmp_path / "cache" / f"{thresholds.key}.json").is_file()
