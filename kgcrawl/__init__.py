@@ -1,0 +1,179 @@
+"""kgcrawl as a library: crawl a domain, build its ontology, calibrate α/β, read runs back.
+
+    >>> import kgcrawl
+    >>> result = kgcrawl.crawl("tourism", sandbox=True, max_pages=50)  # doctest: +SKIP
+    >>> for page in kgcrawl.open_run(result.run_id):  # doctest: +SKIP
+    ...     print(page.relevance, page.url, page.concepts)
+
+Importing `kgcrawl` loads nothing heavy (the command line starts through it):
+every function imports what it needs when called. A plain script can call
+`kgcrawl.crawl` at top level, without `if __name__ == "__main__":`, also with
+several workers (kgcrawl/crawl/analysers.py says how).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kgcrawl.calibrate import Thresholds
+    from kgcrawl.config import Settings
+    from kgcrawl.crawl.engine import CrawlResult
+    from kgcrawl.ontology.build import BuildResult
+    from kgcrawl.runs import PageRecord, Run
+
+__all__ = [
+    "__version__",
+    "build_ontology",
+    "calibrate",
+    "crawl",
+    "load_settings",
+    "open_run",
+]
+
+
+class _Package(types.ModuleType):
+    """`kgcrawl.crawl` and `kgcrawl.calibrate` stay the functions below.
+
+    Importing the subpackage `kgcrawl.crawl` or the module `kgcrawl.calibrate` makes
+    the import system set it as an attribute of this package, which would replace
+    the function of the same name; here that assignment is skipped (the submodule
+    stays in `sys.modules`, so every `from kgcrawl.crawl.… import …` still works).
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in ("crawl", "calibrate") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":  # read when asked: importlib.metadata is not free
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("kgcrawl")
+        except PackageNotFoundError:
+            return "0+unknown"
+    raise AttributeError(f"module 'kgcrawl' has no attribute {name!r}")
+
+
+def load_settings(domain: str, set: Mapping[str, Any] | None = None) -> Settings:
+    """A domain's settings (`pipelines/<domain>.toml` or a pipeline file), `set` applied."""
+    from kgcrawl.config import load_settings as load
+
+    return load(domain, dict(set or {}))
+
+
+def crawl(
+    domain_or_settings: str | Settings,
+    *,
+    max_pages: int | None = None,
+    strategy: str | None = None,
+    workers: int | None = None,
+    seed: int | None = None,
+    delay: float | None = None,
+    sandbox: bool = False,
+    sandbox_size: str = "default",
+    sandbox_profile: str = "default",
+    resolve: Iterable[str] = (),
+    run_id: str | None = None,
+    graph: str | None = None,
+    set: Mapping[str, Any] | None = None,
+    on_page: Callable[[PageRecord], None] | None = None,
+) -> CrawlResult:
+    """Crawl a domain (a name, a pipeline file or Settings) until the budget or the frontier ends.
+
+    The options are those of `kgcrawl crawl`; `set` overrides any setting
+    (`{"relevance.alpha": 0.5}`), `graph="none"` crawls without the knowledge graph.
+    `on_page(record)` is called once per downloaded page as the crawl folds it in,
+    with its url, title, main text, R(p), relevance and concepts ({label: count}).
+    The run is kept under `$KGCRAWL_HOME/runs/` (else `.kgcrawl/runs/`): `open_run` reads it.
+    """
+    import logging
+
+    from kgcrawl.launch import CrawlOptions, crawl_request, crawl_settings
+    from kgcrawl.runner import crawl as run
+
+    options = CrawlOptions(
+        max_pages=max_pages, strategy=strategy, workers=workers, seed=seed, delay=delay,
+        graph=graph, sandbox=sandbox, sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
+        resolve=tuple(resolve), run_id=run_id, overrides=dict(set or {}),
+    )  # fmt: skip
+    notice = logging.getLogger("kgcrawl").info
+    settings = crawl_settings(domain_or_settings, options, notice, origin="python")
+    on_outcome = None
+    if on_page is not None:
+        from kgcrawl.runs import concept_labels, page_record
+
+        labels = concept_labels(settings)
+
+        def on_outcome(outcome) -> None:
+            if outcome.downloaded:
+                on_page(page_record(outcome, labels))
+
+    return run(settings, crawl_request(options, settings), on_outcome=on_outcome)
+
+
+def open_run(run_id: str) -> Run:
+    """A run by id: iterate it for its downloaded pages (PageRecord) in crawl order.
+
+    `run.pages(relevant_only=True)` gives only the pages judged relevant,
+    `run.meta` the run's settings and counters; close it, or use it in `with`.
+    """
+    from kgcrawl.runs import open_run as open_
+
+    return open_(run_id)
+
+
+def build_ontology(
+    corpus: str | Path,
+    *,
+    domain: str | None = None,
+    topic: str | None = None,
+    base: str | Path | None = None,
+    out: str | Path | None = None,
+    lattice_dir: str | Path = "lattice",
+    **options: Any,
+) -> BuildResult:
+    """A domain ontology from a corpus folder by formal concept analysis (`kgcrawl build-ontology`).
+
+    Writes the lattice (.cxt, .gv) under `lattice_dir` and the ontology (.owl, .ttl) to
+    `out` (default `ontologies/<domain>.fca.owl`); `options` are BuildOptions' other
+    fields (min_df, max_df, max_terms, terms, …). `result.ontology` is the model.
+    """
+    from kgcrawl.ontology.build import BuildOptions
+    from kgcrawl.ontology.build import build_ontology as build
+
+    paths = {"base": base, "out": out}
+    build_options = BuildOptions(
+        domain=domain, topic=topic, lattice_dir=Path(lattice_dir),
+        **{k: Path(v) for k, v in paths.items() if v is not None}, **options,
+    )  # fmt: skip
+    return build(corpus, build_options)
+
+
+def calibrate(
+    domain_or_settings: str | Settings, *, set: Mapping[str, Any] | None = None
+) -> Thresholds:
+    """α and β for a domain's ontology from on- and off-topic documents (cached per ontology).
+
+    `result.alpha`, `result.beta`, and `result.separation` (precision, recall, F1 of R(p) > α).
+    """
+    from kgcrawl.calibrate import calibrate as run
+    from kgcrawl.config import Settings, with_overrides
+    from kgcrawl.crawl.strategies.base import strategy_class
+
+    if isinstance(domain_or_settings, Settings):
+        settings = with_overrides(domain_or_settings, dict(set or {}), "python")
+    else:
+        settings = load_settings(domain_or_settings, set)
+    keywords = strategy_class(settings.crawl.strategy).topic_model == "keywords"
+    return run(settings, keywords)

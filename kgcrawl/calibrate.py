@@ -256,10 +256,16 @@ def resolve_thresholds(
     origins = dict(settings.origins)
     alpha = rel.alpha
     if alpha == AUTO:
-        found = thresholds_for(settings, keywords, announce, compute)
+        why = f"not calibrated yet: `kgcrawl calibrate {settings.domain}`"
+        try:
+            found = thresholds_for(settings, keywords, announce, compute)
+        except CalibrationError as exc:  # no corpus: `pipeline check` says so, a crawl stops
+            if compute:
+                raise
+            found, why = None, f"cannot calibrate: {exc}"
         if found is None:
             for key in ("relevance.alpha", "relevance.beta"):
-                origins[key] = f"not calibrated yet: `kgcrawl calibrate {settings.domain}`"
+                origins[key] = why
             return replace(settings, origins=origins)
         alpha = found.alpha
         origins["relevance.alpha"] = found.origin

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.suggest import did_you_mean
 
 
 class SettingsError(KgcrawlError):
@@ -197,12 +198,15 @@ def resolve_pipeline(name_or_path: str) -> Path:
         if not path.is_file():
             raise SettingsError(f"{path}: no such pipeline file")
         return path
-    for folder in (Path.cwd() / "pipelines", _CHECKOUT / "pipelines"):
+    folders = (Path.cwd() / "pipelines", _CHECKOUT / "pipelines")
+    for folder in folders:
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
+    known = {p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.toml")}
     raise SettingsError(
         f"{name_or_path}: no pipeline named so (looked for pipelines/{name_or_path}.toml)"
+        + did_you_mean(name_or_path, known)
     )
 
 
@@ -255,18 +259,31 @@ def load_settings(
         values[key] = value
         origins[key] = "command line"
 
-    known = _known_keys()
-    for key in values:
-        if key in MOVED_KEYS:
-            where = "command line" if origins[key] == "command line" else path
-            raise SettingsError(f"{where}: key '{key}' is now '{MOVED_KEYS[key]}'")
-        if key not in known:
-            where = "command line" if origins[key] == "command line" else path
-            raise SettingsError(f"{where}: unknown key '{key}'")
     for key in _REQUIRED:
         if key not in values:
             raise SettingsError(f"{path}: missing key '{key}'")
+    return _checked(values, origins, path, check_ontology)
 
+
+def with_overrides(
+    settings: Settings, overrides: dict[str, Any], origin: str = "command line"
+) -> Settings:
+    """Settings with some values replaced (coerced and validated as a pipeline's would be)."""
+    values = {**settings.flat(), **overrides}
+    origins = {**settings.origins, **dict.fromkeys(overrides, origin)}
+    return _checked(values, origins, settings.source or Path("settings"), check_ontology=True)
+
+
+def _checked(
+    values: dict[str, Any], origins: dict[str, str], path: Path, check_ontology: bool
+) -> Settings:
+    known = _known_keys()
+    for key in values:
+        where = path if origins[key] == str(path) else origins[key]
+        if key in MOVED_KEYS:
+            raise SettingsError(f"{where}: key '{key}' is now '{MOVED_KEYS[key]}'")
+        if key not in known:
+            raise SettingsError(f"{where}: unknown key '{key}'" + did_you_mean(key, known))
     settings = _build(values, origins, path)
     _validate(settings, path, check_ontology)
     return settings
@@ -310,6 +327,8 @@ def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
             if not math.isfinite(number):
                 raise ValueError("not a finite number")
             return number
+        if key == "crawl.strategy":
+            return str(value).strip().lower()  # FCITS_OH, as the papers write it, works
         return str(value)
     except (TypeError, ValueError) as exc:
         raise SettingsError(f"{where}: key '{key}': {exc}") from None
@@ -355,7 +374,14 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     for key, value in (("relevance.alpha", rel.alpha), ("relevance.beta", rel.beta)):
         if value != AUTO and not 0 <= value <= 1:
             fail(key, f'must be "auto" or lie in [0, 1], got {value}')
+    from kgcrawl.crawl.strategies.base import REGISTRY
     from kgcrawl.scoring.priority import PAGERANK_SCALES
+
+    strategy = settings.crawl.strategy
+    if strategy not in REGISTRY:
+        known = ", ".join(sorted(REGISTRY))
+        fail("crawl.strategy", f"unknown strategy {strategy!r}{did_you_mean(strategy, REGISTRY)} "
+             f"(known: {known})")  # fmt: skip
 
     if rel.pagerank_scale not in PAGERANK_SCALES:
         fail("relevance.pagerank_scale", f"must be one of {', '.join(PAGERANK_SCALES)}")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgcrawl.config import Settings
-from kgcrawl.crawl.engine import CrawlResult, Engine, Progress, start_run
+from kgcrawl.crawl.engine import CrawlResult, Engine, OnOutcome, Progress, start_run
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import switch_ontology
 from kgcrawl.errors import KgcrawlError
@@ -86,6 +86,7 @@ def crawl(
     request: CrawlRequest,
     on_progress: Callable[[Progress], None] | None = None,
     state: RunState | None = None,
+    on_outcome: OnOutcome | None = None,
 ) -> CrawlResult:
     """Start (or, given its state, resume) a run and crawl until done or stopped.
 
@@ -114,7 +115,8 @@ def crawl(
         if sink is not None:
             stack.callback(sink.store.close)
         engine = Engine(settings, state, resolve=resolve, warc=request.warc,
-                        on_commit=sink, on_progress=on_progress)  # fmt: skip
+                        on_commit=sink, on_progress=on_progress,
+                        on_outcome=on_outcome)  # fmt: skip
         replayed = engine.replay()
         result = engine.run()
         if sink is not None:
@@ -122,7 +124,12 @@ def crawl(
         return result
 
 
-def resume(run_id: str, request: CrawlRequest, on_progress=None) -> CrawlResult:
+def resume(
+    run_id: str,
+    request: CrawlRequest,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_outcome: OnOutcome | None = None,
+) -> CrawlResult:
     """Continue a run from its last checkpoint with the settings it was started with."""
     from kgcrawl.graph.sync import run_settings
 
@@ -139,7 +146,7 @@ def resume(run_id: str, request: CrawlRequest, on_progress=None) -> CrawlResult:
         request.warc = Path(meta["warc"])
     if request.ontology is not None:
         switch_ontology(state, settings, request.ontology)
-    return crawl(settings, request, on_progress, state=state)
+    return crawl(settings, request, on_progress, state=state, on_outcome=on_outcome)
 
 
 def _graph_sink(settings: Settings, state: RunState) -> GraphSink | None:

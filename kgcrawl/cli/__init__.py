@@ -18,7 +18,7 @@ from kgcrawl.cli import (  # noqa: F401
     runs,
     sandbox,
 )
-from kgcrawl.cli.common import app
+from kgcrawl.cli.common import Interrupted, app
 
 # What importing this module must not load (tests/test_cli.py, benchmarks/bench_cli_startup.py).
 HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "trafilatura",
@@ -26,7 +26,7 @@ HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "traf
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: project errors become one line on stderr and exit code 2."""
+    """Entry point: project errors become one line on stderr and exit code 2; Ctrl-C, 130."""
     from rich.markup import escape
 
     from kgcrawl.errors import KgcrawlError
@@ -37,3 +37,14 @@ def main(argv: list[str] | None = None) -> None:
         message = f"[red]error:[/red] {escape(str(exc))}"
         Console(stderr=True).print(message, highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
+    except (Interrupted, KeyboardInterrupt) as exc:
+        Console().print(_stopped(getattr(exc, "run_id", None)), highlight=False, soft_wrap=True)
+        raise SystemExit(130) from None
+
+
+def _stopped(run_id: str | None) -> str:
+    from kgcrawl.crawl.state import runs_dir
+
+    if run_id and (runs_dir() / run_id / "state.sqlite").is_file():
+        return f"stopped; continue with `kgcrawl crawl --resume {run_id}`"
+    return "stopped"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,29 +26,96 @@ graph_app = typer.Typer(
 )
 app.add_typer(graph_app, name="graph")
 sandbox_app = typer.Typer(
-    help="Serve and inspect the generated sandbox web (SPEC §12).", no_args_is_help=True
+    help="Serve and inspect the generated sandbox web (truth for tourism and rainstorm).",
+    no_args_is_help=True,
 )
 app.add_typer(sandbox_app, name="sandbox")
 runs_app = typer.Typer(help="List, inspect and export crawl runs.", no_args_is_help=True)
 app.add_typer(runs_app, name="runs")
 
 console = Console()
+notices = Console(stderr=True)  # what a command says on the way; --quiet silences it
+
+
+class Interrupted(Exception):
+    """Ctrl-C outside the crawl loop (which stops by itself): `main` says how to go on."""
+
+    def __init__(self, run_id: str | None) -> None:
+        super().__init__(run_id)
+        self.run_id = run_id
+
+
+@dataclass
+class Global:
+    """The app's own options, for the commands that care (set before any command runs)."""
+
+    quiet: bool = False
+
+
+options = Global()
+
+
+def notice(line: str) -> None:
+    """One line on stderr about what the command does on the way (not its result)."""
+    if not options.quiet:
+        notices.print(line, highlight=False, soft_wrap=True)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        import kgcrawl
+
+        console.print(f"kgcrawl {kgcrawl.__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def global_options(
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+    ] = "WARNING",
+    log_file: Annotated[
+        Path | None, typer.Option("--log-file", help="Also write the log to this file.")
+    ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No live progress or notices; errors only on stderr."),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Ontology-driven focused crawler that grows a domain knowledge graph."""
+    from kgcrawl.logs import configure_logging
+
+    options.quiet = quiet
+    configure_logging(log_level, log_file, quiet)
+
 
 SetOption = Annotated[
     list[str] | None,
-    typer.Option("--set", help="Override a setting: section.key=value (repeatable)."),
+    typer.Option(
+        "--set", help="Override a setting: section.key=value (repeatable; default: none)."
+    ),
 ]
 
 SandboxProfileOption = Annotated[
     str,
     typer.Option(
         "--sandbox-profile",
-        help="Kind of sandbox web: default (portals), sparse (academic, English), flat (Chinese, "
-        "few topic words per page).",
+        help="Kind of sandbox web: default (portals), sparse (academic, English) or flat "
+        "(Chinese, few topic words per page).",
+        show_default=True,
     ),
 ]
 GraphOption = Annotated[
-    str | None, typer.Option("--graph", help="embedded, none, bolt://… or neo4j://…")
+    str | None,
+    typer.Option(
+        "--graph", help="embedded, none, bolt://… or neo4j://… (default: graph.uri, embedded)."
+    ),
 ]
 
 

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kgcrawl.cli.common import GraphOption, SandboxProfileOption, SetOption, app, console
+from kgcrawl.cli.common import (
+    GraphOption,
+    Interrupted,
+    SandboxProfileOption,
+    SetOption,
+    app,
+    console,
+    notice,
+    options,
+)
+
+if TYPE_CHECKING:
+    from kgcrawl.launch import CrawlOptions
 
 
 @app.command("crawl")
@@ -18,83 +30,113 @@ def crawl(
     strategy: Annotated[
         str | None,
         typer.Option(
-            help="bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh, fcosa_g, fcosa_lg, moaco."
+            help="bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh, fcosa_g, fcosa_lg or moaco, "
+            "any case (default: the pipeline's crawl.strategy, fcits_oh)."
         ),
     ] = None,
-    max_pages: Annotated[int | None, typer.Option("--max-pages", help="Pages to download.")] = None,
-    workers: Annotated[int | None, typer.Option(help="Requests in flight at once.")] = None,
-    delay: Annotated[float | None, typer.Option(help="Seconds between requests to a host.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Random seed of the strategy.")] = None,
-    resolve: Annotated[
-        list[str] | None, typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable.")
+    max_pages: Annotated[
+        int | None,
+        typer.Option("--max-pages", help="Pages to download (default: crawl.max_pages, 15000)."),
     ] = None,
-    sandbox: Annotated[bool, typer.Option("--sandbox", help="Crawl the sandbox web.")] = False,
+    workers: Annotated[
+        int | None, typer.Option(help="Requests in flight at once (default: crawl.workers, 1).")
+    ] = None,
+    delay: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds between requests to a host (default: fetch.delay, 1; 0 with --sandbox)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Random seed of the strategy (default: crawl.seed, 0)."),
+    ] = None,
+    resolve: Annotated[
+        list[str] | None,
+        typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable (default: none)."),
+    ] = None,
+    sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--sandbox",
+            help="Crawl the generated sandbox web on loopback; it knows the truth for the "
+            "tourism and rainstorm domains (default: the web).",
+        ),
+    ] = False,
     sandbox_size: Annotated[
-        str, typer.Option("--sandbox-size", help="small|default|large.")
+        str, typer.Option("--sandbox-size", help="small, default or large.", show_default=True)
     ] = "default",
     sandbox_profile: SandboxProfileOption = "default",
     resume: Annotated[
-        str | None, typer.Option("--resume", help="Continue the run with this id.")
+        str | None,
+        typer.Option("--resume", help="Continue the run with this id (default: a new run)."),
     ] = None,
     warc: Annotated[
-        Path | None, typer.Option("--warc", help="Write every response to this WARC file.")
+        Path | None,
+        typer.Option("--warc", help="Write every response to this WARC file (default: none)."),
     ] = None,
     graph: GraphOption = None,
-    run_id: Annotated[str | None, typer.Option("--run-id", help="Name the new run.")] = None,
+    run_id: Annotated[
+        str | None,
+        typer.Option("--run-id", help="Name the new run (default: DOMAIN-STRATEGY-TIME)."),
+    ] = None,
     ontology: Annotated[
         Path | None,
         typer.Option(
             "--ontology",
-            help="Ontology file (e.g. a refresh-ontology version); with --resume, "
-            "used from the next page on.",
+            help="Ontology file (e.g. a refresh-ontology version; default: the pipeline's); "
+            "with --resume, used from the next page on.",
         ),
     ] = None,
     set_: SetOption = None,
 ) -> None:
     """Crawl a domain (or resume a run) with a live display and a closing summary."""
-    from kgcrawl.calibrate import resolve_thresholds
-    from kgcrawl.config import load_settings, parse_overrides
+    from kgcrawl.config import parse_overrides
     from kgcrawl.crawl.view import crawl_summary, live_progress
+    from kgcrawl.launch import CrawlOptions, crawl_request, crawl_settings
     from kgcrawl.runner import CrawlRequest
     from kgcrawl.runner import crawl as run_crawl
     from kgcrawl.runner import resume as run_resume
 
-    request = CrawlRequest(
-        resolve=tuple(resolve or ()),
-        sandbox=sandbox,
-        sandbox_size=sandbox_size,
-        sandbox_profile=sandbox_profile,
-        warc=warc,
-        run_id=run_id,
-        ontology=ontology.resolve() if ontology else None,
-    )
     if (domain is None) == (resume is None):
         raise typer.BadParameter("give a DOMAIN to start a crawl, or --resume ID (not both)")
-    settings_options = {  # option: (setting, value)
-        "--strategy": ("crawl.strategy", strategy),
-        "--max-pages": ("crawl.max_pages", max_pages),
-        "--workers": ("crawl.workers", workers),
-        "--delay": ("fetch.delay", delay),
-        "--seed": ("crawl.seed", seed),
-        "--graph": ("graph.uri", graph),
-    }
+    crawl_options = CrawlOptions(
+        max_pages=max_pages, strategy=strategy, workers=workers, seed=seed, delay=delay,
+        graph=graph, sandbox=sandbox, sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
+        resolve=tuple(resolve or ()), run_id=run_id, warc=warc, ontology=ontology,
+        overrides=parse_overrides(set_ or []),
+    )  # fmt: skip
     if resume:
-        given = [option for option, (_, v) in settings_options.items() if v is not None]
-        given += ["--set"] * bool(set_) + ["--run-id"] * bool(run_id) + ["--sandbox"] * sandbox
-        given += ["--sandbox-profile"] * (sandbox_profile != "default")
-        if given:
-            raise typer.BadParameter(
-                f"--resume goes on with the run's own settings; drop {', '.join(given)} "
-                "(a resume takes only --resolve, --warc and --ontology)"
-            )
+        _refuse_new_run_options(crawl_options, bool(set_))
+        request = CrawlRequest(resolve=crawl_options.resolve, warc=warc,
+                               ontology=ontology.resolve() if ontology else None)  # fmt: skip
+        run_id = resume
     else:
-        overrides = parse_overrides(set_ or [])
-        for key, value in (*settings_options.values(), ("ontology", request.ontology)):
-            if value is not None:
-                overrides[key] = value
-        if sandbox:
-            request.sandbox_seed = int(overrides.get("crawl.seed", 0))
-        settings = resolve_thresholds(load_settings(domain, overrides), console.print)
-    with live_progress(console) as show:
-        result = run_resume(resume, request, show) if resume else run_crawl(settings, request, show)
+        settings = crawl_settings(domain, crawl_options, notice)
+        request = crawl_request(crawl_options, settings)
+        run_id = request.run_id
+    try:
+        with live_progress(console, enabled=not options.quiet) as show:
+            if resume:
+                result = run_resume(resume, request, show)
+            else:
+                result = run_crawl(settings, request, show)
+    except KeyboardInterrupt:  # a second Ctrl-C, or one before the crawl loop started
+        raise Interrupted(run_id) from None
     console.print(crawl_summary(result))
+
+
+def _refuse_new_run_options(given: CrawlOptions, has_set: bool) -> None:
+    """A resume goes on with the run's own settings: an option changing them is an error."""
+    names = {"--strategy": given.strategy, "--max-pages": given.max_pages,
+             "--workers": given.workers, "--delay": given.delay, "--seed": given.seed,
+             "--graph": given.graph}  # fmt: skip
+    dropped = [name for name, value in names.items() if value is not None]
+    dropped += ["--set"] * has_set + ["--run-id"] * bool(given.run_id)
+    dropped += ["--sandbox"] * given.sandbox
+    dropped += ["--sandbox-profile"] * (given.sandbox_profile != "default")
+    if dropped:
+        raise typer.BadParameter(
+            f"--resume goes on with the run's own settings; drop {', '.join(dropped)} "
+            "(a resume takes only --resolve, --warc and --ontology)"
+        )

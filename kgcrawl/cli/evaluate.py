@@ -55,7 +55,7 @@ def evaluate(
     ] = Path("kgcrawl-evaluation"),
     set_: SetOption = None,
 ) -> None:
-    """Run strategies on the same world; write metrics.csv, summary.md and plots (SPEC §10)."""
+    """Run strategies on the same world; write metrics.csv, summary.md and plots."""
     from rich.markup import escape
 
     from kgcrawl.evaluate.run import EvaluationPlan

@@ -37,7 +37,7 @@ def ontology_weights(
     csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
     set_: SetOption = None,
 ) -> None:
-    """Print W_T (Eq. 2): each concept's similarity to the topic concept with its five factors."""
+    """Print W_T: each concept's similarity to the topic concept, with its five factors."""
     from kgcrawl.ontology.view import weights_csv, weights_table
 
     model = _load_topic(domain_or_file, set_)
@@ -83,7 +83,7 @@ def build_ontology(
         str, typer.Option(help="Lattice engine: cbo (fast) or concepts (the library).")
     ] = "cbo",
 ) -> None:
-    """Build a domain ontology from a corpus with formal concept analysis (SPEC §3.1)."""
+    """Build a domain ontology from a corpus with formal concept analysis (lattice → taxonomy)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
@@ -138,7 +138,7 @@ def refresh_ontology(
     max_new: Annotated[int, typer.Option(help="Most new terms to add.")] = 20,
     set_: SetOption = None,
 ) -> None:
-    """Add terms found in relevant crawled pages to a new ontology version (SPEC §9)."""
+    """Add terms found in relevant crawled pages to a new ontology version (never in place)."""
     from kgcrawl.ontology.refresh import RefreshOptions
     from kgcrawl.ontology.refresh import refresh_ontology as refresh
 

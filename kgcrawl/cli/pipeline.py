@@ -1,7 +1,8 @@
-"""`kgcrawl pipeline check`."""
+"""`kgcrawl pipeline check|init`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -15,15 +16,50 @@ def pipeline_check(
     set_: SetOption = None,
 ) -> None:
     """Validate a pipeline and print every resolved setting with where it came from."""
-    from rich.table import Table
-
     from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings, parse_overrides
+    from kgcrawl.fit import folding_table
 
     settings = load_settings(domain_or_file, parse_overrides(set_ or []))
     settings = resolve_thresholds(settings, compute=False)
-    table = Table("setting", "value", "from", title=f"pipeline {settings.domain}")
+    table = folding_table("setting", "value", "from", title=f"pipeline {settings.domain}")
+    source = str(settings.source)
     for key, value in settings.flat().items():
-        table.add_row(key, str(value), settings.origins.get(key, "default"))
+        origin = settings.origins.get(key, "default").replace(source, "pipeline file")
+        table.add_row(key, str(value), origin)
     console.print(table)
-    console.print(f"[green]ok[/green] {settings.source}")
+    console.print(f"[green]ok[/green] {settings.source}", soft_wrap=True)
+
+
+@pipeline_app.command("init")
+def pipeline_init(
+    name: Annotated[str, typer.Argument(help="The new domain's name (pipelines/NAME.toml).")],
+    ontology: Annotated[
+        Path, typer.Option("--ontology", help="The domain's ontology (.owl or .ttl).")
+    ],
+    seeds: Annotated[
+        list[str],
+        typer.Option("--seeds", help="A seed URL, or a file of URLs one a line (repeatable)."),
+    ],
+    language: Annotated[
+        str, typer.Option("--language", help="en or zh: the language of the pages.")
+    ] = "en",
+    topic: Annotated[
+        str | None,
+        typer.Option("--topic", help="Topic concept label (default: the ontology's root)."),
+    ] = None,
+    folder: Annotated[Path, typer.Option("--dir", help="Folder of pipeline files.")] = Path(
+        "pipelines"
+    ),
+) -> None:
+    """Write a commented pipeline for a new domain (α and β "auto"); never overwrites."""
+    from kgcrawl.scaffold import NewPipeline, init_pipeline
+
+    new = NewPipeline(name, ontology, tuple(seeds), language, topic, folder)
+    path = init_pipeline(new)
+    console.print(f"written {path}", highlight=False, soft_wrap=True)
+    console.print(
+        f"next: `kgcrawl pipeline check {path}`, then `kgcrawl crawl {path}`",
+        highlight=False,
+        soft_wrap=True,
+    )

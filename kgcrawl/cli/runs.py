@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from kgcrawl.cli.common import console, runs_app
+from kgcrawl.cli.common import console, notice, runs_app
 
 
 @runs_app.command("list")
@@ -29,13 +30,34 @@ def runs_show(run_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
 @runs_app.command("export")
 def runs_export(
     run_id: Annotated[str, typer.Argument(help="Run id.")],
-    csv: Annotated[
-        bool, typer.Option("--csv", help="CSV on standard output (the only format).")
-    ] = True,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="csv (every outcome, with the sandbox's truth), jsonl (pages with main text "
+            "and concepts) or markdown (a file per page with YAML front matter).",
+            show_default=True,
+        ),
+    ] = "csv",
+    relevant_only: Annotated[
+        bool, typer.Option("--relevant-only", help="Only the pages judged relevant.")
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Folder to write into (default: standard output; markdown needs one)."
+        ),
+    ] = None,
+    csv: Annotated[bool, typer.Option("--csv", hidden=True, help="Same as --format csv.")] = False,
 ) -> None:
-    """Pages in crawl order with R(p), relevance, status and, on the sandbox, the truth."""
-    from kgcrawl.crawl.view import export_csv
+    """A run's pages in crawl order as CSV, JSON Lines or Markdown files."""
+    from kgcrawl.export import export_run
 
-    no_truth = export_csv(run_id, sys.stdout)
-    if no_truth:
-        print(no_truth, file=sys.stderr)
+    done = export_run(run_id, "csv" if csv else fmt, out=out, relevant_only=relevant_only,
+                      stdout=sys.stdout)  # fmt: skip
+    if done.note:
+        notice(done.note)
+    if done.files:
+        where = done.files[0] if len(done.files) == 1 else done.files[0].parent
+        notice(f"{done.pages} pages → {where}")

@@ -14,7 +14,7 @@ then goes on; see `crawl/state.py`.
 
 from __future__ import annotations
 
-import multiprocessing
+import logging
 import random
 import signal
 import threading
@@ -32,7 +32,8 @@ from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, init_analyser
+from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result
+from kgcrawl.crawl.analysers import start_analysers
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
@@ -46,6 +47,8 @@ from kgcrawl.ontology.topic import TopicModel, topic_model_for
 
 # With several workers, pages are analysed in processes (parsing is CPU work under the GIL).
 ANALYSER_PROCESSES = 2
+
+log = logging.getLogger("kgcrawl.crawl")
 
 
 def topic_for(settings: Settings) -> TopicModel:
@@ -105,6 +108,7 @@ class CrawlResult:
 
 
 OnCommit = Callable[[list[Outcome]], None]
+OnOutcome = Callable[[Outcome], None]
 
 
 def start_run(
@@ -159,6 +163,7 @@ class Engine:
         warc: Path | None = None,
         on_commit: OnCommit | None = None,
         on_progress: Callable[[Progress], None] | None = None,
+        on_outcome: OnOutcome | None = None,
     ) -> None:
         self.settings = settings
         self.state = state
@@ -173,6 +178,7 @@ class Engine:
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
         self.on_commit = on_commit
         self.on_progress = on_progress
+        self.on_outcome = on_outcome  # each outcome as it is folded in (not on replay)
         self.progress = Progress(self.run_id, settings.crawl.max_pages)
         self._committed: list[Outcome] = []
         self._stop = threading.Event()
@@ -266,13 +272,7 @@ class Engine:
         workers = self.settings.crawl.workers
         busy_hosts: set[str] = set()
         in_flight: dict[Future, int] = {}
-        self._analysers = ProcessPoolExecutor(
-            max_workers=ANALYSER_PROCESSES,
-            mp_context=multiprocessing.get_context("spawn"),  # never fork a threaded process
-            initializer=init_analyser,
-            initargs=(self.crawl.matcher.words,),  # each analyser builds the crawl's matcher
-        )
-        list(self._analysers.map(int, range(ANALYSER_PROCESSES)))  # started by this thread
+        self._analysers = start_analysers(ANALYSER_PROCESSES, self.crawl.matcher.words)
         with self._analysers, ThreadPoolExecutor(workers, thread_name_prefix="fetch") as pool:
 
             def dispatch(link: int) -> None:
@@ -341,6 +341,12 @@ class Engine:
             outcome = replace(self.crawl.fold(link, outcome).applied(outcome), seq=seq)
         self.state.append(outcome)
         self._committed.append(outcome)
+        if outcome.downloaded:
+            log.debug("page %d R(p)=%.3f %s", outcome.seq, outcome.relevance, outcome.final_url)
+        else:
+            log.info("fetch failed (%s): %s", outcome.reason, outcome.url)
+        if self.on_outcome:
+            self.on_outcome(outcome)
         self._update_progress()
         if self.state.pending >= self.settings.crawl.checkpoint_every:
             self._checkpoint()

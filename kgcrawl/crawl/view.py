@@ -2,38 +2,47 @@
 
 from __future__ import annotations
 
-import csv
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO
 
 import numpy as np
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
 
 from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
 from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, runs_dir
+from kgcrawl.fit import Records, folding_table
+from kgcrawl.runs import iso_time
 
 REFRESH_SECONDS = 0.25
 
 
 def progress_line(p: Progress) -> str:
-    share = f"{p.dp / p.max_pages:.0%}" if p.max_pages else ""
+    """Two lines of at most 80 characters: the run and its pages, then how the crawl goes."""
+    share = f" {p.dp / p.max_pages:.0%}" if p.max_pages else ""
     return (
-        f"[bold]{p.run_id}[/bold]  pages {p.dp}/{p.max_pages} {share}  relevant {p.lp}  "
-        f"harvest {p.harvest:.1%}  {p.rate:.1f} pages/s  Q_wait {p.queued} "
-        f"({p.hosts} hosts)  failures {p.failures}"
+        f"[bold]{p.run_id}[/bold]  pages {p.dp}/{p.max_pages}{share}  failures {p.failures}\n"
+        f"relevant {p.lp} ({p.harvest:.1%})  {p.rate:.1f} pages/s  "
+        f"Q_wait {p.queued} ({p.hosts} hosts)"
     )
 
 
 @contextmanager
-def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
-    """A callback that keeps one live status line, redrawn at most four times a second."""
+def live_progress(console: Console, enabled: bool = True) -> Iterator[Callable[[Progress], None]]:
+    """A callback that keeps a live status, redrawn at most four times a second.
+
+    The status goes away when the crawl ends, so the summary printed next is the
+    final frame (no stale progress above it). Disabled: the callback does nothing.
+    """
+    if not enabled:
+        yield lambda p: None
+        return
     last = [0.0]
-    with Live(console=console, transient=False, refresh_per_second=4) as live:
+    with Live(console=console, transient=True, refresh_per_second=4) as live:
 
         def show(p: Progress) -> None:
             now = time.monotonic()
@@ -47,7 +56,7 @@ def live_progress(console: Console) -> Iterator[Callable[[Progress], None]]:
 def stop_reason(result: CrawlResult) -> str:
     """Why the crawl ended, with what to do next when there is something to do."""
     if result.ended == SIGNAL:
-        return f"stopped by a signal; continue with `kgcrawl crawl --resume {result.run_id}`"
+        return stopped_line(result.run_id)
     promoted = (
         f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
@@ -56,6 +65,10 @@ def stop_reason(result: CrawlResult) -> str:
     if result.ended == BUDGET:
         return "page budget reached" + promoted
     return "frontier exhausted: no unvisited link left" + promoted
+
+
+def stopped_line(run_id: str) -> str:
+    return f"stopped; continue with `kgcrawl crawl --resume {run_id}`"
 
 
 def relevance_line(result: CrawlResult) -> str:
@@ -72,49 +85,65 @@ def relevance_line(result: CrawlResult) -> str:
     return line
 
 
-def crawl_summary(result: CrawlResult) -> Table:
-    table = Table(
-        "run",
-        "pages (DP)",
-        "relevant (LP)",
-        "harvest",
-        "outcomes",
-        "seconds",
-        "pages/s",
-        "state",
+def crawl_summary(result: CrawlResult) -> Records:
+    """One row: a table on a wide terminal, key: value lines on a narrow one; why it ended last."""
+    summary = Records(
+        ("run", "pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds", "pages/s",
+         "state"),
         title="crawl " + ("stopped" if result.stopped else "done"),
-        caption=stop_reason(result) + "\n" + relevance_line(result),
-    )
-    table.add_row(result.run_id, str(result.dp), str(result.lp),
-                  f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
-                  f"{result.seconds:.1f}",
-                  f"{result.dp / result.seconds:.1f}" if result.seconds else "-",
-                  str(result.state_path))  # fmt: skip
-    return table
+        caption=relevance_line(result) + "\n" + stop_reason(result),
+        numeric=frozenset({"pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds",
+                           "pages/s"}),
+    )  # fmt: skip
+    summary.add_row(result.run_id, str(result.dp), str(result.lp),
+                    f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
+                    f"{result.seconds:.1f}",
+                    f"{result.dp / result.seconds:.1f}" if result.seconds else "-",
+                    str(result.state_path))  # fmt: skip
+    return summary
 
 
-def runs_table() -> Table:
-    table = Table("run", "domain", "strategy", "pages", "relevant", "ended")
-    for path in sorted(runs_dir().glob("*/state.sqlite")):
+def runs_table() -> Records:
+    """Every run under the data folder, oldest first, with its start time."""
+    table = Records(("run", "domain", "strategy", "started", "pages", "relevant", "ended"),
+                    numeric=frozenset({"pages", "relevant"}), narrow=_run_lines)  # fmt: skip
+    metas = []
+    for path in runs_dir().glob("*/state.sqlite"):
         state = RunState(path)
-        meta = state.meta()
+        metas.append(state.meta())
+        state.close()
+    for meta in sorted(metas, key=lambda m: (m.get("started_at") or 0, m["run_id"])):
         table.add_row(
             meta["run_id"],
             meta["domain"],
             meta["strategy"],
+            iso_time(meta.get("started_at")),
             str(meta.get("dp", 0)),
             str(meta.get("lp", 0)),
             ended_text(meta),
         )
-        state.close()
     return table
 
 
+def _run_lines(row) -> Text:
+    """A run in `runs list` on a narrow terminal: its id whole, then the rest, folded."""
+    run_id, domain, strategy, started, pages, relevant, ended = row
+    text = Text(run_id, style="bold", overflow="fold")
+    text.append(f"\n  {domain} · {strategy} · started {started}", style="")
+    text.append(f"\n  {pages} pages, {relevant} relevant · ended: {ended}", style="")
+    return text
+
+
 def run_details(run_id: str) -> Table:
+    """A run's settings, counters and failures as key/value rows that fold, never cut."""
     state = RunState.open(run_id)
     meta = state.meta()
-    table = Table("key", "value", title=f"run {run_id}")
-    for key in ("domain", "strategy", "pipeline", "started_at", "dp", "lp", "warc"):
+    table = folding_table("key", "value", title=f"run {run_id}")
+    table.add_row("run", run_id)
+    for key in ("domain", "strategy", "pipeline"):
+        table.add_row(key, str(meta.get(key)))
+    table.add_row("started_at", iso_time(meta.get("started_at")))
+    for key in ("dp", "lp", "warc"):
         table.add_row(key, str(meta.get(key)))
     table.add_row("ended", ended_text(meta))
     for key, value in sorted(meta.get("overrides", {}).items()):
@@ -128,47 +157,3 @@ def run_details(run_id: str) -> Table:
         table.add_row(f"failed: {reason}", str(count))
     state.close()
     return table
-
-
-EXPORT_COLUMNS = ("order", "url", "final_url", "host", "status", "reason", "relevance",
-                  "relevant", "truth", "title")  # fmt: skip
-
-
-def export_csv(run_id: str, out: IO[str]) -> str | None:
-    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it.
-
-    Returns why the truth column is empty on a sandbox run (the sandbox has no
-    truth for its domain), else None.
-    """
-    state = RunState.open(run_id)
-    meta = state.meta()
-    truth, no_truth = _truth_lookup(meta)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(EXPORT_COLUMNS)
-    for o in state.outcomes():
-        label = truth(o.final_url) if truth and o.downloaded else None
-        writer.writerow([o.seq, o.url, o.final_url, o.host, o.status, o.reason or "",
-                         "" if o.relevance is None else f"{o.relevance:.6f}", int(o.relevant),
-                         "" if label is None else int(label), o.title])  # fmt: skip
-    state.close()
-    return no_truth
-
-
-def _truth_lookup(meta: dict) -> tuple[Callable[[str], bool] | None, str | None]:
-    """The sandbox's label of a URL for the run's domain, or (None, why not) off its domains."""
-    sandbox = meta.get("sandbox")
-    if not sandbox:
-        return None, None
-    from kgcrawl.sandbox.truth import no_truth
-    from kgcrawl.sandbox.world import World
-
-    domain = meta["domain"]
-    reason = no_truth(domain)
-    if reason is not None:
-        return None, f"{reason}: the truth column is empty"
-    world = World(sandbox["seed"], sandbox["size"], sandbox.get("profile", "default"))
-
-    def lookup(url: str) -> bool:
-        return world.truth(url).relevant(domain)
-
-    return lookup, None

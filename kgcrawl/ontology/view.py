@@ -6,6 +6,7 @@ import csv
 import io
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
@@ -58,24 +59,21 @@ def ontology_tree(model: TopicModel) -> Tree:
 
 
 def weights_table(model: TopicModel) -> Table:
-    table = Table(
-        "concept",
-        "en",
-        "depth",
-        "IF_Dis",
-        "IF_Den",
-        "IF_Dep",
-        "IF_Coi",
-        "IF_Rel",
-        "W_T",
-        title=f"W_T for {model.ontology.concepts[model.topic].label()} (Eq. 1–2)",
-    )
+    """W_T with its five factors; the English label under the concept, numbers never cut."""
+    from kgcrawl.fit import folding_table
+
+    numbers = ("depth", "IF_Dis", "IF_Den", "IF_Dep", "IF_Coi", "IF_Rel", "W_T")
+    topic = model.ontology.concepts[model.topic].label()
+    table = folding_table("concept", *numbers, numeric=numbers,
+                          title=f"W_T: similarity of each concept to {topic}")  # fmt: skip
     for iri in model.ontology.concepts:
         row = _row(model, iri)
         f = model.factors[iri]
+        label = escape(row["label"]) + (
+            f"\n[dim]{escape(row['label_en'])}[/dim]" if row["label_en"] else ""
+        )
         table.add_row(
-            row["label"],
-            row["label_en"],
+            label,
             str(row["depth"]),
             *(f"{float(x):.4f}" for x in f.as_tuple()),
             f"{row['weight']:.4f}",

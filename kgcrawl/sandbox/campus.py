@@ -25,8 +25,8 @@ from kgcrawl.sandbox.rng import stream
 from kgcrawl.sandbox.seeds import SEED_ROLES, seed_hosts
 
 UNIVERSITIES = {"small": 4, "default": 10, "large": 24}
-DOMAIN_HOSTS = 4  # departments per domain that teach and research it
-DOMAIN_CHANNELS = 0.2  # their share of channels on the domain
+DOMAIN_HOSTS = 5  # departments per domain that teach and research it
+DOMAIN_CHANNELS = 0.22  # their share of channels on the domain
 # Subject code → (department name, its main topic, the domains it may take up).
 SUBJECTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "GEOG": ("Geography", "weather", ("tourism", "rainstorm")),
@@ -110,7 +110,7 @@ def _department(
     """A department host; the `domains` it teaches and researches get DOMAIN_CHANNELS of its
     (then many) channels; a `small` one is a seed: a few channels only."""
     title, topic, _ = SUBJECTS[code]
-    count = rng.randint(60, 80) if domains else rng.randint(3, 6) if small else rng.randint(8, 16)
+    count = rng.randint(60, 80) if domains else rng.randint(3, 6) if small else rng.randint(6, 12)
     others = [t for _, t, _ in SUBJECTS.values()]
     topics = [topic if rng.random() < 0.8 else rng.choice(others) for _ in range(count)]
     for d in domains:

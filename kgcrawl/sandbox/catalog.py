@@ -78,6 +78,12 @@ _HAZARD_RATES = {
     Hazard.OVERSIZED: 0.02,
     Hazard.DOWN: 0.01,
 }
+# What every Chinese site's footer links (profiles.Profile.registry): host → title.
+REGISTRY = {
+    "beian.miit.gov.cn": "ICP/IP地址/域名信息备案管理系统",
+    "www.12377.cn": "中国互联网违法和不良信息举报中心",
+}
+_TIMING = frozenset({Hazard.SLOW, Hazard.CRAWL_DELAY})  # hazards that cost a crawl time
 _GBK_RATE = 0.15  # of Chinese generated hosts, split over the three declarations
 _CHANNEL_SIZES = {  # articles per channel at article_scale 1
     Kind.PORTAL: (40, 120),
@@ -327,6 +333,13 @@ def build_catalog(seed: int, size: str, profile: Profile = SETTINGS["default"]) 
     for i in range(max(generated, len(forced))):
         kind, hazards = forced[i] if i < len(forced) else (_weighted(rng, _KIND_WEIGHTS), None)
         add(_generated_host(rng, kind, hazards, hosts, sizing, profile))
+    if profile.registry:
+        for name, title in REGISTRY.items():
+            channels = _channels(rng, Kind.GOV, "technology", (), "zh", sizing.article_scale)
+            add(Host(name, Kind.GOV, "zh", "technology", title, "http", Style.CMS, channels))
+    if not profile.timing:
+        for host in [h for h in hosts.values() if h.hazards & _TIMING]:
+            hosts[host.name] = replace(host, hazards=host.hazards - _TIMING)
     for host in [h for h in hosts.values() if h.kind is Kind.DIRECTORY]:
         channels = tuple(
             replace(ch, size=len(directory_listing(hosts, ch.topic))) for ch in host.channels

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from kgcrawl.sandbox.hosts import LINKFARM_TOPIC, Host, Kind
@@ -32,7 +33,7 @@ ON_TOPIC = {
     Kind.FORUM: 0.65,
     Kind.GOV: 0.9,
     Kind.UNIVERSITY: 0.85,
-    Kind.DEPARTMENT: 0.8,
+    Kind.DEPARTMENT: 0.9,
 }
 Mixture = tuple[tuple[str, float], ...]
 
@@ -98,11 +99,19 @@ def title(rng, mixture: Mixture, lang: str, register: str = "full") -> str:
 class Heads:
     """The heads of a world's pages, cached (`head` is an LRU cache of bounded size)."""
 
-    def __init__(self, seed: int, hosts: dict[str, Host], entries: frozenset, register: str):
+    def __init__(
+        self,
+        seed: int,
+        hosts: dict[str, Host],
+        entries: Collection[tuple[str, int, int]],
+        register: str = "full",
+        contained: bool = False,
+    ):
         self.seed = seed
         self.hosts = hosts
         self.entries = entries  # (host, channel, article) of tunnel entries
         self.register = register
+        self.contained = contained  # domains only where a channel is on them (profiles.py)
         self.head = functools.lru_cache(maxsize=16384)(self._head)
 
     def _head(self, name: str, route: Route) -> Head:
@@ -112,6 +121,8 @@ class Heads:
             return self.head(name, Route(PageType.ARTICLE, route.channel, route.number))
         rng = stream(self.seed, name, path_for(host, route), "head")
         lang = host.lang
+        own = host.channels[route.channel].topic if route.channel >= 0 else host.topic
+        stray = self._stray(own)
         if t is PageType.ARTICLE:
             primary = self._article_topic(rng, host, route)
             channel = host.channels[route.channel]
@@ -122,7 +133,7 @@ class Heads:
             elif channel.topic == LINKFARM_TOPIC:
                 mixture = spread(rng)
             else:
-                mixture = mix(rng, primary, 0.35, 0.9)
+                mixture = mix(rng, primary, 0.35, 0.9, exclude=stray)
             return Head(mixture, title(rng, mixture, lang, self.register))
         topic = host.topic or rng.choice(TOPICS)
         if t is PageType.LIST:
@@ -131,7 +142,7 @@ class Heads:
                 mixture = spread(rng)
             else:
                 low = 0.5 if host.kind is Kind.DIRECTORY else 0.55
-                mixture = mix(rng, channel.topic, low, 0.85, (1, 2))
+                mixture = mix(rng, channel.topic, low, 0.85, (1, 2), exclude=stray)
             if route.number == 0:
                 suffix = ""
             else:
@@ -152,7 +163,7 @@ class Heads:
             PageType.DEEP: (0.05, 0.35),
             PageType.LIVE: (0.3, 0.7),
         }.get(t, (0.3, 0.6))
-        mixture = mix(rng, topic, low, high)
+        mixture = mix(rng, topic, low, high, exclude=self._stray(topic))
         label = {PageType.STATIC: LABELS[lang].get(route.text, ""), PageType.CALENDAR: route.text}
         prefix = label.get(t, "")
         text = f"{prefix} {title(rng, mixture, lang, self.register)}".strip()
@@ -170,7 +181,11 @@ class Heads:
         ):
             return channel.topic
         on = rng.random() < ON_TOPIC[host.kind]
-        return channel.topic if on else companion(rng, channel.topic)
+        return channel.topic if on else companion(rng, channel.topic, self._stray(channel.topic))
+
+    def _stray(self, topic: str | None) -> frozenset[str]:
+        """Topics a page on `topic` may not wander into: other domains, in a contained web."""
+        return frozenset(DOMAIN_TOPICS) - {topic} if self.contained else frozenset()
 
     def article_topic(self, name: str, route: Route) -> str:
         """An article's main topic without drawing its whole head (for related-article picks)."""

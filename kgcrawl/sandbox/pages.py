@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgcrawl.sandbox import hubs, traps
+from kgcrawl.sandbox.catalog import REGISTRY
 from kgcrawl.sandbox.hazards import CALENDAR_START, LONG_CHAIN, Hazard
 from kgcrawl.sandbox.heads import title
 from kgcrawl.sandbox.hosts import Host, Kind, Style
@@ -182,6 +183,13 @@ class PageBuilder:
         ]
         if Hazard.REDIRECT in self.content.hazards:
             links.append(Link(self.internal("/loop/0.html"), words["loop"]))
+        if self.world.profile.registry:
+            icp = f"ICP备{digest(self.world.seed, self.content.name, 'icp') % 10**8:08d}号"
+            registry, reports = REGISTRY
+            links += [
+                Link(f"http://{registry}/", icp),
+                Link(f"http://{reports}/", "违法和不良信息举报"),
+            ]
         return links
 
     # ----- pages ------------------------------------------------------------------------------

@@ -133,7 +133,9 @@ class World:
         self.hosts: dict[str, Host] = catalog.hosts
         self.tunnels: tuple[Tunnel, ...] = tuple(catalog.tunnels)
         self.index = HostIndex.build(self.hosts, self.tunnels)
-        self.heads = Heads(seed, self.hosts, self.index.entries, self.profile.register)
+        self.heads = Heads(
+            seed, self.hosts, self.index.entries, self.profile.register, self.profile.contained
+        )
         self.head: Callable[[str, Route], Head] = self.heads.head
 
     # ----- public API -------------------------------------------------------------------

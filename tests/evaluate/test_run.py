@@ -21,13 +21,13 @@ from kgcrawl.cli import app, main
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.ended import EARLY
 from kgcrawl.crawl.state import RunState
-from kgcrawl.crawl.view import export_csv
 from kgcrawl.evaluate import run as run_module
 from kgcrawl.evaluate.jobs import JobResult
 from kgcrawl.evaluate.judge import SandboxJudge, ScoredRun, no_truth_note, sandbox_judge
 from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow, compared_rows
 from kgcrawl.evaluate.report import CSV_COLUMNS, PLOTTED
 from kgcrawl.evaluate.run import EvaluationPlan, EvaluationResult, strategy_names
+from kgcrawl.export import export_run
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.sandbox.manifest import bfs
 from kgcrawl.sandbox.world import World
@@ -162,9 +162,8 @@ def test_the_sandbox_has_no_truth_for_other_domains(tmp_path, monkeypatch) -> No
     assert rows and all(r["true_harvest"] == r["recall"] == "" for r in rows)
     (run,) = (tmp_path / "home" / "runs").iterdir()
     export = io.StringIO()
-    assert export_csv(run.name, export) == (
-        "the sandbox has no truth for domain webkb: the truth column is empty"
-    )
+    done = export_run(run.name, "csv", stdout=export)
+    assert done.note == "the sandbox has no truth for domain webkb: the truth column is empty"
     pages = [r for r in csv.DictReader(io.StringIO(export.getvalue())) if not r["reason"]]
     assert len(pages) == 20 and all(r["truth"] == "" for r in pages)
 

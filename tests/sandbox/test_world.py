@@ -240,7 +240,7 @@ def test_tunnel_clusters_are_entered_only_through_off_topic_pages(small):
 
 def test_caches_stay_bounded_while_pages_are_served():
     """Memory must stay flat over any number of requests: only fixed-size caches may grow."""
-    from kgcrawl.sandbox.lexicon import _companions
+    from kgcrawl.sandbox.lexicon import NARROW, _companions
     from kgcrawl.sandbox.render import _probabilities
 
     world = World(0, "small")
@@ -250,6 +250,7 @@ def test_caches_stay_bounded_while_pages_are_served():
                 world.respond(
                     host.name, urlsplit(world.url(host.name, Route(PageType.ARTICLE, i, k))).path
                 )
-    assert _probabilities.cache_info().currsize <= 2 * 12  # the lexicon's vocabularies
+    # the lexicon's vocabularies: 11 topics and filler, and the narrow registers, per language
+    assert _probabilities.cache_info().currsize <= 2 * (12 + len(NARROW))
     assert _companions.cache_info().maxsize == 4096
     assert world.head.cache_info().maxsize == 16384

@@ -1,0 +1,58 @@
+"""The analyser processes of a crawl with several workers, safe to start from any script.
+
+Parsing is CPU work under the GIL, so with several workers pages are analysed in
+processes. They are started with "spawn" (never fork a threaded process), and a
+spawned child normally re-runs the parent's main script first: a plain script
+that calls `kgcrawl.crawl(...)` without `if __name__ == "__main__":` would crawl
+again in every analyser. The children need nothing from that script (the
+functions they run live in `kgcrawl.crawl.outcome`), so while they start the
+parent's `__main__` is hidden behind an empty module and they import no script.
+
+A Ctrl-C reaches every process of the terminal's group: the analysers ignore
+SIGINT and let the crawl stop them, so none prints a traceback.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import threading
+import types
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+
+from kgcrawl.crawl.analyse import init_analyser
+
+_main_lock = threading.Lock()
+
+
+def start_analysers(processes: int, labels: list[tuple[str, ...]]) -> ProcessPoolExecutor:
+    """A pool of `processes` analysers, all started before it is returned."""
+    pool = ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init,
+        initargs=(labels,),  # each analyser builds the crawl's matcher
+    )
+    with _main_hidden():
+        list(pool.map(int, range(processes)))  # a task each: every process starts now
+    return pool
+
+
+def _init(labels: list[tuple[str, ...]]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init_analyser(labels)
+
+
+@contextmanager
+def _main_hidden() -> Iterator[None]:
+    """`sys.modules["__main__"]` is an empty module meanwhile: spawn then sends no main path."""
+    with _main_lock:
+        main = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            sys.modules["__main__"] = main

@@ -1,0 +1,165 @@
+"""`kgcrawl runs export`: a run's pages as CSV, JSON Lines or Markdown files.
+
+CSV is every outcome in crawl order (failures too) with R(p) and, on the
+sandbox, the truth — for a spreadsheet or a notebook. JSON Lines is one
+downloaded page per line with its main text and the concepts it mentions — for
+a program. Markdown is one file per page with a YAML front-matter block — for a
+static site or a notes folder. Front-matter values are written as JSON scalars,
+which YAML reads as they are (quoted strings, numbers, true/false).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from kgcrawl.errors import KgcrawlError
+from kgcrawl.runs import PageRecord, Run, open_run
+
+FORMATS = ("csv", "jsonl", "markdown")
+ALIASES = {"md": "markdown", "json": "jsonl", "ndjson": "jsonl"}
+CSV_COLUMNS = ("order", "url", "final_url", "host", "status", "reason", "relevance",
+               "relevant", "truth", "title")  # fmt: skip
+
+
+class ExportError(KgcrawlError):
+    """The export cannot be written as asked."""
+
+
+@dataclass
+class Exported:
+    """What an export wrote: files (none when it went to standard output) and pages."""
+
+    files: list[Path] = field(default_factory=list)
+    pages: int = 0
+    note: str | None = None  # why the truth column is empty on a sandbox run
+
+
+def export_run(
+    run_id: str,
+    fmt: str,
+    *,
+    out: Path | None = None,
+    relevant_only: bool = False,
+    stdout: IO[str] | None = None,
+) -> Exported:
+    """Write a run in `fmt`: into the folder `out`, else (CSV, JSON Lines) to `stdout`."""
+    fmt = ALIASES.get(fmt.lower(), fmt.lower())
+    if fmt not in FORMATS:
+        from kgcrawl.suggest import did_you_mean
+
+        raise ExportError(f"--format {fmt}: not a format{did_you_mean(fmt, FORMATS)} "
+                          f"(one of {', '.join(FORMATS)})")  # fmt: skip
+    if fmt == "markdown" and out is None:
+        raise ExportError("--format markdown writes one file per page: give --out DIR")
+    with open_run(run_id) as run:
+        if fmt == "markdown":
+            return write_markdown(run, out, relevant_only)
+        write = write_csv if fmt == "csv" else write_jsonl
+        note = _truth_lookup(run.meta)[1] if fmt == "csv" else None
+        if out is None:
+            return Exported(pages=write(run, stdout, relevant_only), note=note)
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{run.run_id}.{fmt}"
+        with path.open("w", encoding="utf-8", newline="") as file:
+            return Exported([path], write(run, file, relevant_only), note)
+
+
+def write_csv(run: Run, out: IO[str], relevant_only: bool = False) -> int:
+    """Outcomes in crawl order; `truth` is the sandbox's label when the run crawled it."""
+    truth, _ = _truth_lookup(run.meta)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    rows = 0
+    for o in run.outcomes():
+        if relevant_only and not o.relevant:
+            continue
+        label = truth(o.final_url) if truth and o.downloaded else None
+        writer.writerow([o.seq, o.url, o.final_url, o.host, o.status, o.reason or "",
+                         "" if o.relevance is None else f"{o.relevance:.6f}", int(o.relevant),
+                         "" if label is None else int(label), o.title])  # fmt: skip
+        rows += 1
+    return rows
+
+
+def page_json(page: PageRecord) -> dict:
+    """A page as one JSON Lines record: concepts most mentioned first."""
+    concepts = sorted(page.concepts.items(), key=lambda item: (-item[1], item[0]))
+    return {
+        "order": page.seq,
+        "url": page.url,
+        "host": page.host,
+        "title": page.title,
+        "fetched_at": page.fetched_iso,
+        "relevance": round(page.relevance, 6),
+        "relevant": page.relevant,
+        "concepts": [{"label": label, "count": count} for label, count in concepts],
+        "text": page.text,
+    }
+
+
+def write_jsonl(run: Run, out: IO[str], relevant_only: bool = False) -> int:
+    pages = 0
+    for page in run.pages(relevant_only):
+        out.write(json.dumps(page_json(page), ensure_ascii=False) + "\n")
+        pages += 1
+    return pages
+
+
+def write_markdown(run: Run, folder: Path, relevant_only: bool = False) -> Exported:
+    """One `NNNNN-host-title.md` per page in `folder`: front matter, title, concepts, text."""
+    folder.mkdir(parents=True, exist_ok=True)
+    done = Exported()
+    for page in run.pages(relevant_only):
+        parts = (f"{page.seq:05d}", _slug(page.host), _slug(page.title)[:40])
+        path = folder / ("-".join(part for part in parts if part) + ".md")
+        path.write_text(page_markdown(page), encoding="utf-8")
+        done.files.append(path)
+        done.pages += 1
+    return done
+
+
+def page_markdown(page: PageRecord) -> str:
+    front = {
+        "url": page.url,
+        "title": page.title,
+        "relevance": round(page.relevance, 6),
+        "relevant": page.relevant,
+        "fetched_at": page.fetched_iso,
+    }
+    lines = ["---", *(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in front.items())]
+    lines += ["---", "", f"# {page.title or page.url}", ""]
+    if page.concepts:
+        ranked = sorted(page.concepts.items(), key=lambda item: (-item[1], item[0]))
+        lines += ["Concepts: " + ", ".join(f"{label} ({n})" for label, n in ranked), ""]
+    return "\n".join(lines) + "\n" + page.text.strip() + "\n"
+
+
+def _slug(text: str) -> str:
+    """Letters (any script) and digits joined by '-': safe in a file name everywhere."""
+    return re.sub(r"[\W_]+", "-", text, flags=re.UNICODE).strip("-").lower()
+
+
+def _truth_lookup(meta: dict) -> tuple[Callable[[str], bool] | None, str | None]:
+    """The sandbox's label of a URL for the run's domain, or (None, why not) off its domains."""
+    sandbox = meta.get("sandbox")
+    if not sandbox:
+        return None, None
+    from kgcrawl.sandbox.truth import no_truth
+    from kgcrawl.sandbox.world import World
+
+    domain = meta["domain"]
+    reason = no_truth(domain)
+    if reason is not None:
+        return None, f"{reason}: the truth column is empty"
+    world = World(sandbox["seed"], sandbox["size"], sandbox.get("profile", "default"))
+
+    def lookup(url: str) -> bool:
+        return world.truth(url).relevant(domain)
+
+    return lookup, None

@@ -1,0 +1,85 @@
+"""Tables that fit the terminal without cutting a run id, a path or a number.
+
+A rich Table squeezed below its natural width shortens cells with "…", and a
+cut run id is one nobody can paste into `--resume`. `Records` renders as a
+table when the table fits the width it is given, and otherwise as one
+`key: value` block per row, whose values fold onto further lines: everything
+stays whole at 80 columns. `folding_table` is a table whose text columns fold
+and whose number columns never wrap, for the tables that stay tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+
+@dataclass
+class Records:
+    """Rows of (column → cell) as a table when it fits, else as key: value blocks."""
+
+    columns: Sequence[str]
+    rows: list[Sequence[str]] = field(default_factory=list)
+    title: str | None = None
+    caption: str | None = None
+    numeric: frozenset[str] = frozenset()  # right-aligned in the table
+    # A row's own narrow form (e.g. two short lines), instead of one line per column:
+    narrow: Callable[[Sequence[str]], RenderableType] | None = None
+
+    def add_row(self, *cells: str) -> None:
+        self.rows.append(cells)
+
+    def table(self) -> Table:
+        table = Table(title=self.title, caption=self.caption, caption_justify="left")
+        for name in self.columns:
+            justify = "right" if name in self.numeric else "left"
+            table.add_column(name, justify=justify, no_wrap=True)
+        for row in self.rows:
+            table.add_row(*row)
+        return table
+
+    def blocks(self) -> Group:
+        parts: list = []
+        if self.title:
+            parts.append(Text(self.title, style="italic"))
+        width = max((len(name) for name in self.columns), default=0)
+        for index, row in enumerate(self.rows):
+            if self.narrow is not None:
+                parts.append(self.narrow(row))
+                continue
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(style="dim", no_wrap=True, min_width=width + 1)
+            grid.add_column(overflow="fold")
+            for name, cell in zip(self.columns, row, strict=True):
+                grid.add_row(f"{name}:", cell)
+            if index:
+                parts.append(Text(""))
+            parts.append(grid)
+        if not self.rows:
+            parts.append(Text("(none)", style="dim"))
+        if self.caption:
+            parts.append(Text(self.caption, overflow="fold"))
+        return Group(*parts)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self.table()
+        natural = console.measure(table, options=options.update_width(1_000_000)).maximum
+        if natural <= options.max_width:
+            yield table
+        else:
+            yield self.blocks()
+
+
+def folding_table(*columns: str, numeric: Sequence[str] = (), **kwargs) -> Table:
+    """A Table whose text columns fold (never "…") and whose number columns never wrap."""
+    table = Table(**kwargs)
+    for name in columns:
+        if name in numeric:
+            table.add_column(name, justify="right", no_wrap=True)
+        else:
+            table.add_column(name, overflow="fold")
+    return table

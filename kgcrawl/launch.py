@@ -1,0 +1,128 @@
+"""From what a person asks for to a crawl: options → settings → `runner.crawl`.
+
+`kgcrawl crawl` and the Python API (`kgcrawl.crawl`) take the same options and
+must mean the same thing by them, so both come through here: named options
+override the pipeline like `--set` does, a sandbox crawl waits no delay between
+requests (the server is ours; robots.txt `Crawl-delay` still holds) unless a
+delay was given, and α/β = "auto" are calibrated before the run starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kgcrawl.config import Settings, load_settings, with_overrides
+
+if TYPE_CHECKING:
+    from kgcrawl.crawl.engine import CrawlResult, OnOutcome, Progress
+    from kgcrawl.runner import CrawlRequest
+
+Announce = Callable[[str], None]
+
+# Where a value came from when the person chose it (config.py's origins).
+_CHOSEN = ("command line", "python")
+
+
+@dataclass
+class CrawlOptions:
+    """A new crawl's options; None leaves the pipeline's value."""
+
+    max_pages: int | None = None
+    strategy: str | None = None
+    workers: int | None = None
+    seed: int | None = None
+    delay: float | None = None
+    graph: str | None = None
+    sandbox: bool = False
+    sandbox_size: str = "default"
+    sandbox_profile: str = "default"
+    resolve: tuple[str, ...] = ()
+    run_id: str | None = None
+    warc: Path | None = None
+    ontology: Path | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)  # section.key → value (--set)
+
+    def setting_values(self) -> dict[str, Any]:
+        """The overrides with the named options folded in (named options win)."""
+        named = {
+            "crawl.max_pages": self.max_pages,
+            "crawl.strategy": self.strategy,
+            "crawl.workers": self.workers,
+            "crawl.seed": self.seed,
+            "fetch.delay": self.delay,
+            "graph.uri": self.graph,
+            "ontology": self.ontology.resolve() if self.ontology else None,
+        }
+        return {**self.overrides, **{k: v for k, v in named.items() if v is not None}}
+
+
+def sandbox_delay_line(settings: Settings) -> str:
+    return (
+        f"sandbox: no delay between requests (fetch.delay 0 instead of {settings.fetch.delay:g}; "
+        "--delay or --set fetch.delay=… keeps one)"
+    )
+
+
+def crawl_settings(
+    domain_or_settings: str | Settings,
+    options: CrawlOptions,
+    announce: Announce | None = None,
+    origin: str = "command line",
+) -> Settings:
+    """The settings of a new crawl, thresholds calibrated (each notice through `announce`)."""
+    from kgcrawl.calibrate import resolve_thresholds
+
+    values = options.setting_values()
+    if isinstance(domain_or_settings, Settings):
+        settings = domain_or_settings
+        if values:
+            settings = with_overrides(settings, values, origin)
+    else:
+        settings = load_settings(domain_or_settings, values)
+    delay_origin = settings.origins.get("fetch.delay", "default")
+    chosen = delay_origin in _CHOSEN or delay_origin.startswith("environment")
+    if options.sandbox and settings.fetch.delay and not chosen:
+        if announce:
+            announce(sandbox_delay_line(settings))
+        settings = with_overrides(settings, {"fetch.delay": 0.0}, "--sandbox")
+    return resolve_thresholds(settings, announce)
+
+
+def crawl_request(options: CrawlOptions, settings: Settings) -> CrawlRequest:
+    """What the runner needs beyond the settings; the sandbox world's seed is the crawl's.
+
+    The run id is chosen now, so that a Ctrl-C before the crawl loop can name the run.
+    """
+    from kgcrawl.crawl.state import new_run_id
+    from kgcrawl.runner import CrawlRequest
+
+    return CrawlRequest(
+        resolve=tuple(options.resolve),
+        sandbox=options.sandbox,
+        sandbox_seed=settings.crawl.seed,
+        sandbox_size=options.sandbox_size,
+        sandbox_profile=options.sandbox_profile,
+        warc=options.warc,
+        run_id=options.run_id or new_run_id(settings.domain, settings.crawl.strategy),
+        ontology=options.ontology.resolve() if options.ontology else None,
+    )
+
+
+def start_crawl(
+    domain_or_settings: str | Settings,
+    options: CrawlOptions,
+    *,
+    announce: Announce | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_outcome: OnOutcome | None = None,
+    origin: str = "command line",
+) -> CrawlResult:
+    """Settings, then the crawl: what `kgcrawl crawl DOMAIN` does, as one call."""
+    from kgcrawl.runner import crawl
+
+    settings = crawl_settings(domain_or_settings, options, announce, origin)
+    request = crawl_request(options, settings)
+    return crawl(settings, request, on_progress, on_outcome=on_outcome)

@@ -1,0 +1,121 @@
+"""A crawl run read back as pages people use: text, relevance and the concepts named.
+
+The run state stores a page's concept mentions as indices into the topic model
+of the ontology version in force at that outcome (crawl/versions.py); here they
+become the concepts' labels in the pipeline's language, so a script, an export
+or an `on_page` hook sees `{"景区": 3}` rather than `{12: 3}`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.state import RunState
+
+if TYPE_CHECKING:
+    from kgcrawl.config import Settings
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """One downloaded page of a run, in crawl order (`seq`)."""
+
+    seq: int
+    url: str  # where the download ended (after redirects)
+    title: str
+    text: str  # the main text
+    relevance: float  # R(p)
+    relevant: bool  # R(p) > α
+    concepts: dict[str, int]  # concept label → mentions in the main text
+    fetched_at: int  # epoch milliseconds
+    host: str
+
+    @property
+    def fetched_iso(self) -> str:
+        return iso_time(self.fetched_at)
+
+
+def iso_time(epoch_ms: int | None) -> str:
+    """Epoch milliseconds → local ISO 8601 time with its offset (seconds), "" for none."""
+    if epoch_ms is None:
+        return ""
+    moment = datetime.fromtimestamp(epoch_ms / 1000).astimezone()
+    return moment.isoformat(timespec="seconds")
+
+
+def concept_labels(settings: Settings) -> list[str]:
+    """Each concept's label in the settings' language, in topic-model (mention index) order."""
+    from kgcrawl.ontology.owl import read_ontology
+
+    onto = read_ontology(settings.ontology)
+    return [concept.label(settings.language) for concept in onto.concepts.values()]
+
+
+def page_record(outcome: Outcome, labels: list[str]) -> PageRecord:
+    """A downloaded outcome as a PageRecord, its mentions named with `labels`."""
+    return PageRecord(
+        seq=outcome.seq,
+        url=outcome.final_url,
+        title=outcome.title,
+        text=outcome.text,
+        relevance=float(outcome.relevance or 0.0),
+        relevant=outcome.relevant,
+        concepts={labels[i]: count for i, count in outcome.mentions.items()},
+        fetched_at=outcome.fetched_at,
+        host=outcome.host,
+    )
+
+
+class Run:
+    """An open run: its meta, its outcomes, its pages. Close it, or use it in `with`."""
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+        self.meta: dict[str, Any] = state.meta()
+        self.run_id: str = self.meta["run_id"]
+        self._labels: tuple[list[int], list[list[str]]] | None = None
+
+    def __iter__(self) -> Iterator[PageRecord]:
+        return self.pages()
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def outcomes(self) -> Iterator[Outcome]:
+        """Every outcome in crawl order, failures included."""
+        return self.state.outcomes()
+
+    def pages(self, relevant_only: bool = False) -> Iterator[PageRecord]:
+        """Downloaded pages in crawl order (only those judged relevant, if asked)."""
+        firsts, labels = self._version_labels()
+        for outcome in self.state.outcomes():
+            if outcome.downloaded and (outcome.relevant or not relevant_only):
+                version = max(0, bisect_right(firsts, outcome.seq) - 1)
+                yield page_record(outcome, labels[version])
+
+    def close(self) -> None:
+        self.state.close()
+
+    def _version_labels(self) -> tuple[list[int], list[list[str]]]:
+        if self._labels is None:
+            from kgcrawl.crawl.versions import recorded
+            from kgcrawl.graph.sync import run_settings
+
+            settings = run_settings(self.state)
+            versions = recorded(self.meta)
+            labels = [concept_labels(v.settings(settings)) for v in versions]
+            self._labels = ([v.first for v in versions], labels)
+        return self._labels
+
+
+def open_run(run_id: str) -> Run:
+    """The run with this id under the data folder (`$KGCRAWL_HOME`, else `.kgcrawl/`)."""
+    return Run(RunState.open(run_id))

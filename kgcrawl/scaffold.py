@@ -1,0 +1,130 @@
+"""`kgcrawl pipeline init`: a new domain's pipeline file, commented, checked, never overwritten.
+
+A new domain needs four things — an ontology, its topic concept, seed URLs and
+a language — and everything else has a sensible default. The file written
+names those four, leaves α and β to calibration ("auto"), shows the settings
+people change most with a comment each, and is loaded once before it is kept,
+so a file `init` writes always passes `kgcrawl pipeline check`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from kgcrawl.config import SettingsError, load_settings
+from kgcrawl.suggest import did_you_mean
+
+LANGUAGES = ("en", "zh")
+
+
+@dataclass(frozen=True)
+class NewPipeline:
+    """What `pipeline init` was asked for."""
+
+    name: str
+    ontology: Path
+    seeds: tuple[str, ...]  # URLs, or files of URLs (one a line, # comments)
+    language: str = "en"
+    topic: str | None = None  # default: the ontology's root concept
+    folder: Path = Path("pipelines")
+
+
+def read_seeds(items: Sequence[str]) -> list[str]:
+    """URLs as given, and the URLs listed in any item that is a file; checked, in order."""
+    urls: list[str] = []
+    for item in items:
+        if Path(item).is_file():
+            lines = Path(item).read_text(encoding="utf-8").splitlines()
+            urls += [line.split("#", 1)[0].strip() for line in lines]
+        else:
+            urls.append(item.strip())
+    urls = list(dict.fromkeys(url for url in urls if url))
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise SettingsError(f"--seeds: not an http(s) URL, nor a file of URLs: {url!r}")
+    if not urls:
+        raise SettingsError("--seeds: give at least one URL, or a file with one URL a line")
+    return urls
+
+
+def topic_label(ontology: Path, language: str, topic: str | None) -> str:
+    """The topic concept's label: the one asked for (checked), else the ontology's root."""
+    from kgcrawl.ontology.model import OntologyError
+    from kgcrawl.ontology.owl import read_ontology
+
+    try:
+        onto = read_ontology(ontology)
+    except OntologyError as exc:
+        raise SettingsError(f"--ontology {ontology}: {exc}") from None
+    if topic is None:
+        return onto.concepts[onto.root].label(language)
+    if onto.find(topic) is None:
+        labels = [label for c in onto.concepts.values() for label in c.all_labels()]
+        raise SettingsError(
+            f"--topic {topic}: the ontology {ontology.name} has no such concept"
+            + did_you_mean(topic, labels)
+        )
+    return topic
+
+
+def init_pipeline(new: NewPipeline) -> Path:
+    """Write `<folder>/<name>.toml` and load it once; refuse to overwrite a file."""
+    if new.language not in LANGUAGES:
+        raise SettingsError(f"--language {new.language}: one of {', '.join(LANGUAGES)}")
+    path = new.folder / f"{new.name}.toml"
+    if path.exists():
+        raise SettingsError(f"{path} exists already; edit it, or choose another NAME")
+    if not new.ontology.is_file():
+        raise SettingsError(f"--ontology {new.ontology}: no such file")
+    seeds = read_seeds(new.seeds)
+    topic = topic_label(new.ontology, new.language, new.topic)
+    ontology = Path(os.path.relpath(new.ontology.resolve(), new.folder.resolve())).as_posix()
+    new.folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(pipeline_text(new.name, ontology, topic, new.language, seeds), "utf-8")
+    try:
+        load_settings(str(path))
+    except SettingsError:
+        path.unlink()
+        raise
+    return path
+
+
+def pipeline_text(name: str, ontology: str, topic: str, language: str, seeds: list[str]) -> str:
+    """The pipeline file: the domain's four facts, then the settings changed most, commented."""
+    q = json.dumps  # TOML basic strings are JSON strings
+    seed_lines = "\n".join(f"    {q(url, ensure_ascii=False)}," for url in seeds)
+    return f"""\
+# The {name} domain, written by `kgcrawl pipeline init`. Every setting not named here
+# has its default: `kgcrawl pipeline check {name}` lists them all and where each came from.
+topic = {q(topic, ensure_ascii=False)}  # the topic concept of the ontology
+language = {q(language)}  # "en" or "zh": how page text is cut into words
+ontology = {q(ontology, ensure_ascii=False)}  # relative to this file
+seeds = [
+{seed_lines}
+]
+
+[relevance]
+alpha = "auto"  # a page is relevant when R(p) > alpha; "auto": calibrated for the ontology
+beta = "auto"   # a link is queued when its priority > beta; "auto": follows alpha
+
+[calibration]   # how "auto" is found: `kgcrawl calibrate {name}`
+positives = ""  # on-topic documents (a folder); "" = corpus/{name} beside pipelines/
+negatives = ""  # off-topic documents; "" = the shipped corpus/background
+
+[crawl]
+strategy = "fcits_oh"  # bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh, fcosa_g, fcosa_lg, moaco
+max_pages = 15000
+workers = 1     # requests in flight at once (never two to one host)
+
+[fetch]
+delay = 1.0     # seconds between requests to a host (robots.txt Crawl-delay is obeyed too)
+
+[graph]
+uri = "embedded"  # "embedded" (FalkorDB), "none", or a bolt:// / neo4j:// URI
+"""

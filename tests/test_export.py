@@ -1,0 +1,112 @@
+"""`kgcrawl runs export` in its three formats, and `kgcrawl pipeline init`, on real files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import kgcrawl
+from kgcrawl.cli import app
+from kgcrawl.export import ExportError, export_run
+
+runner = CliRunner()
+FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19, "graph.uri": "none", "fetch.delay": 0}
+ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$")
+
+
+@pytest.fixture(scope="module")
+def run(sandbox, tmp_path_factory):
+    """A 30-page run of the session's sandbox web (its CrawlResult)."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KGCRAWL_HOME", str(home))
+        yield kgcrawl.crawl("tourism", max_pages=30, resolve=sandbox.resolve, set=FIXED)
+
+
+@pytest.fixture
+def home(run, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_HOME", str(run.state_path.parents[2]))
+    return run
+
+
+def test_csv_to_stdout_and_into_a_folder(home, tmp_path) -> None:
+    out = runner.invoke(app, ["runs", "export", home.run_id])
+    assert out.exit_code == 0, out.output
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert len(rows) == home.outcomes and sum(r["reason"] == "" for r in rows) == home.dp
+    out = runner.invoke(
+        app, ["runs", "export", home.run_id, "--relevant-only", "--out", str(tmp_path)]
+    )
+    assert out.exit_code == 0, out.output
+    written = list(csv.DictReader((tmp_path / f"{home.run_id}.csv").open(encoding="utf-8")))
+    assert len(written) == home.lp and all(r["relevant"] == "1" for r in written)
+
+
+def test_jsonl_has_text_and_concept_mentions(home) -> None:
+    out = runner.invoke(app, ["runs", "export", home.run_id, "--format", "jsonl"])
+    assert out.exit_code == 0, out.output
+    pages = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(pages) == home.dp
+    assert [p["order"] for p in pages] == sorted(p["order"] for p in pages)
+    first = pages[0]
+    assert first["url"].startswith("http") and first["text"].strip()
+    assert ISO.match(first["fetched_at"])
+    counts = [c["count"] for c in first["concepts"]]
+    assert counts == sorted(counts, reverse=True) and all(n > 0 for n in counts)
+    assert any(c["label"] == "旅游" for p in pages for c in p["concepts"])
+    relevant = runner.invoke(app, ["runs", "export", home.run_id, "-f", "jsonl", "--relevant-only"])
+    assert len(relevant.stdout.splitlines()) == home.lp
+
+
+def test_markdown_one_file_per_page_with_front_matter(home, tmp_path) -> None:
+    out = runner.invoke(
+        app, ["runs", "export", home.run_id, "-f", "markdown", "--out", str(tmp_path)]
+    )
+    assert out.exit_code == 0, out.output
+    files = sorted(tmp_path.glob("*.md"))
+    assert len(files) == home.dp
+    text = files[0].read_text(encoding="utf-8")
+    _, front, body = text.split("---\n", 2)
+    meta = {k: json.loads(v) for k, v in (line.split(": ", 1) for line in front.splitlines())}
+    assert set(meta) == {"url", "title", "relevance", "relevant", "fetched_at"}
+    assert isinstance(meta["relevance"], float) and isinstance(meta["relevant"], bool)
+    assert ISO.match(meta["fetched_at"])
+    assert body.lstrip().startswith(f"# {meta['title']}")
+
+
+def test_markdown_needs_a_folder_and_formats_are_checked(home) -> None:
+    out = runner.invoke(app, ["runs", "export", home.run_id, "-f", "markdown"])
+    assert out.exit_code != 0
+    with pytest.raises(ExportError, match=r"did you mean 'jsonl'"):
+        export_run(home.run_id, "jsonll")
+
+
+def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatch) -> None:
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(tmp_path)
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("http://a.example/\n# a comment\n\nhttps://b.example/x  # why\n", "utf-8")
+    args = ["pipeline", "init", "museums", "--ontology", str(root / "ontologies/tourism.owl"),
+            "--seeds", str(seeds), "--seeds", "http://c.example/", "--language", "zh"]  # fmt: skip
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    path = tmp_path / "pipelines" / "museums.toml"
+    text = path.read_text(encoding="utf-8")
+    assert 'alpha = "auto"' in text and 'beta = "auto"' in text and "# " in text
+    assert not Path(re.search(r'ontology = "([^"]+)"', text).group(1)).is_absolute()
+    settings = kgcrawl.load_settings("museums")
+    assert settings.seeds == ("http://a.example/", "https://b.example/x", "http://c.example/")
+    assert settings.topic == "旅游" and settings.language == "zh"
+    assert settings.ontology == (root / "ontologies/tourism.owl").resolve()
+    check = runner.invoke(app, ["pipeline", "check", "museums"])
+    assert check.exit_code == 0, check.output
+    again = runner.invoke(app, args)
+    assert again.exit_code != 0 and path.read_text(encoding="utf-8") == text  # not overwritten
+    wrong = runner.invoke(app, [*args[:2], "other", *args[3:], "--topic", "hotell"])
+    assert wrong.exit_code != 0 and not (tmp_path / "pipelines" / "other.toml").exists()

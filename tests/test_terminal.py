@@ -1,0 +1,162 @@
+"""The terminal: everything whole at 80 columns, log levels, --quiet, --version, Ctrl-C, help."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from rich.console import Console
+from typer.testing import CliRunner
+
+import kgcrawl
+from kgcrawl.cli import app
+from kgcrawl.crawl.engine import Progress
+from kgcrawl.crawl.view import crawl_summary, progress_line, run_details, runs_table
+from kgcrawl.ontology.topic import load_topic_model
+from kgcrawl.ontology.view import weights_table
+from tests.crawl.crawls import committed
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
+FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19, "graph.uri": "none", "fetch.delay": 0}
+MISSING = "http://www.huangshan.com.cn/no-such-page-kgcrawl"  # the sandbox answers 404
+RUN_ID = "tourism-fcits_oh-20260101-120000-with-a-long-name"
+
+
+def at_80(renderable) -> str:
+    console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+@pytest.fixture(scope="module")
+def run(sandbox, tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KGCRAWL_HOME", str(home))
+        seeds = f"{MISSING},{sandbox.world.seeds('tourism')[0]}"  # bfs: the 404 first
+        yield kgcrawl.crawl("tourism", max_pages=25, strategy="bfs", resolve=sandbox.resolve,
+                            run_id=RUN_ID, set={**FIXED, "seeds": seeds})  # fmt: skip
+
+
+@pytest.fixture
+def home(run, monkeypatch):
+    monkeypatch.setenv("KGCRAWL_HOME", str(run.state_path.parents[2]))
+    return run
+
+
+def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> None:
+    summary = at_80(crawl_summary(home))
+    listing = at_80(runs_table())
+    details = at_80(run_details(RUN_ID))
+    for text in (summary, listing, details):
+        assert "…" not in text and RUN_ID in text
+        assert max(len(line) for line in text.splitlines()) <= 80
+    assert re.search(rf"\b{home.dp}\b", summary) and re.search(rf"\b{home.outcomes}\b", summary)
+    assert f"{home.lp / home.dp:.1%}" in summary
+    assert summary.rstrip().endswith("page budget reached")
+    assert re.search(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", listing)
+    assert re.search(r"started_at\s+│\s+\d{4}-\d\d-\d\dT", details)
+    assert re.search(r"failed: http 404\s+│\s+1 ", details)
+    wide = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    wide.print(crawl_summary(home))
+    assert "┃ run" in wide.export_text()  # a table where it fits
+
+
+def test_weights_and_pipeline_check_fit_80_columns(monkeypatch) -> None:
+    weights = at_80(weights_table(load_topic_model("tourism")))
+    assert "…" not in weights and "0.3667" in weights and "accommodation" in weights
+    console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    monkeypatch.setattr("kgcrawl.cli.pipeline.console", console)
+    runner.invoke(app, ["pipeline", "check", "tourism"], catch_exceptions=False)
+    check = console.export_text()
+    assert "…" not in check and "15000" in check and "200000" in check
+    assert "kgcrawl/0.1" in check.replace("\n", "").replace("│", "").replace(" ", "")
+
+
+def test_live_progress_is_two_lines_of_at_most_80_characters() -> None:
+    worst = Progress(RUN_ID[:32], 15000, dp=15000, lp=15000, outcomes=30000, failures=15000,
+                     queued=1_000_000, hosts=1000, started=time.monotonic() - 1e-3)  # fmt: skip
+    text = re.sub(r"\[/?bold\]", "", progress_line(worst))
+    lines = text.splitlines()
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines), lines
+
+
+def test_log_levels_through_the_cli(sandbox, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    seeds = f"seeds={MISSING},{sandbox.world.seeds('tourism')[0]}"
+    sets = [a for k, v in FIXED.items() for a in ("--set", f"{k}={v}")]
+    logs = {}
+    for level in ("WARNING", "INFO", "DEBUG"):
+        log = tmp_path / f"{level}.log"
+        args = ["--log-level", level.lower(), "--log-file", str(log), "crawl", "tourism",
+                "--strategy", "bfs", "--resolve", sandbox.resolve[0], "--max-pages", "8",
+                "--run-id", level, *sets, "--set", seeds]  # fmt: skip
+        out = runner.invoke(app, args)
+        assert out.exit_code == 0, out.output
+        logs[level] = log.read_text(encoding="utf-8")
+    assert "fetch failed" not in logs["WARNING"] and "R(p)=" not in logs["WARNING"]
+    assert f"fetch failed (http 404): {MISSING}" in logs["INFO"]
+    assert "R(p)=" not in logs["INFO"]
+    assert (
+        "fetch failed" in logs["DEBUG"] and len(re.findall(r"page \d+ R\(p\)=", logs["DEBUG"])) == 8
+    )
+    bad = runner.invoke(app, ["--log-level", "verbose", "runs", "list"])
+    assert bad.exit_code != 0
+
+
+def test_quiet_and_version(home) -> None:
+    out = runner.invoke(app, ["--version"])
+    assert out.exit_code == 0 and out.output.strip() == f"kgcrawl {kgcrawl.__version__}"
+    out = runner.invoke(app, ["--quiet", "runs", "list"])
+    assert out.exit_code == 0 and RUN_ID in out.output
+
+
+def test_ctrl_c_stops_without_a_traceback_and_says_how_to_resume(sandbox, tmp_path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KGCRAWL_HOME": str(tmp_path), "COLUMNS": "200"}
+    sets = [
+        a for k, v in {**FIXED, "crawl.checkpoint_every": 10}.items() for a in ("--set", f"{k}={v}")
+    ]
+    command = [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--strategy", "FCITS_OH",
+               "--resolve", sandbox.resolve[0], "--workers", "2", "--max-pages", "300",
+               "--run-id", "interrupted", *sets]  # fmt: skip
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)  # fmt: skip
+    state = tmp_path / "runs" / "interrupted" / "state.sqlite"
+    deadline = time.monotonic() + 120
+    while committed(state) < 20 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: every process of the group
+    stdout, stderr = process.communicate(timeout=120)
+    assert "Traceback" not in stdout + stderr, stderr
+    assert process.returncode == 0
+    said = " ".join(stdout.split())
+    assert said.endswith("stopped; continue with `kgcrawl crawl --resume interrupted`"), said
+    assert 20 <= committed(state) < 300
+
+
+def test_help_texts_cite_no_spec_and_crawl_help_shows_defaults() -> None:
+    def commands(group, prefix=""):
+        for name, command in group.commands.items():
+            yield prefix + name, command
+            if hasattr(command, "commands"):
+                yield from commands(command, prefix + name + " ")
+
+    for name, command in commands(typer.main.get_command(app)):
+        texts = [command.help or ""] + [p.help or "" for p in command.params]
+        for text in texts:
+            assert "SPEC" not in text and "Eq." not in text, (name, text)
+    crawl = typer.main.get_command(app).commands["crawl"]
+    for param in crawl.params:
+        if param.param_type_name == "option" and param.name != "help":
+            shown = param.show_default and param.default not in (None, False)
+            assert "default" in (param.help or "") or shown, param.name
+    sandbox_help = next(p.help for p in crawl.params if p.name == "sandbox")
+    assert "tourism" in sandbox_help and "rainstorm" in sandbox_help
