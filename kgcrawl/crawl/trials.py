@@ -1,0 +1,72 @@
+"""Sequential crawls of one world that fetch each URL once: ablations and strategy trials.
+
+A crawl with one worker is `Crawl.select` → fetch and analyse → `Crawl.fold`, and
+the outcome of a URL (its page, analysed) does not depend on the strategy that
+asked for it. So crawls of one world can share a cache of outcomes: the first
+crawl to select a URL fetches it (a real request) and analyses it as the engine
+does; later crawls fold the same outcome in. Each crawl then follows exactly
+the sequence `kgcrawl crawl --workers 1` gives (the engine's loop without its
+run log), and comparing ten settings costs little more than one crawl.
+
+>>> from kgcrawl.crawl.outcome import Outcome
+>>> cache = OutcomeCache(lambda url: Outcome(url, url, 404, "http 404", 0, 0.0, "h"))
+>>> cache("http://h/").reason, cache("http://h/") is cache("http://h/"), len(cache)
+('http 404', False, 1)
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from kgcrawl.config import Settings
+from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.ontology.topic import TopicModel
+
+
+class OutcomeCache:
+    """url → the outcome `fetch_outcome(url)` gave the first time; a copy for every caller."""
+
+    def __init__(self, fetch_outcome: Callable[[str], Outcome]) -> None:
+        self.fetch_outcome = fetch_outcome
+        self.outcomes: dict[str, Outcome] = {}
+
+    def __call__(self, url: str) -> Outcome:
+        if url not in self.outcomes:
+            self.outcomes[url] = self.fetch_outcome(url)
+        return copy.copy(self.outcomes[url])
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+
+@dataclass
+class Trial:
+    """One crawl: its final state, and its outcomes as a run log would hold them."""
+
+    crawl: Crawl
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def pages(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.downloaded]
+
+
+def run_trial(
+    settings: Settings, topic: TopicModel, outcomes: Callable[[str], Outcome], max_pages: int
+) -> Trial:
+    """Crawl to `max_pages` pages (or no unvisited link) through `outcomes`, sequentially."""
+    crawl = Crawl(settings, random.Random(settings.crawl.seed), topic)
+    crawl.seed(list(settings.seeds))
+    trial = Trial(crawl)
+    while crawl.counters.dp < max_pages:
+        link = crawl.select()
+        if link is None:
+            break
+        outcome = outcomes(crawl.url_of(link))
+        seq = crawl.counters.outcomes + 1
+        trial.outcomes.append(replace(crawl.fold(link, outcome).applied(outcome), seq=seq))
+    return trial

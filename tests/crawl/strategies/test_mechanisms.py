@@ -1,0 +1,82 @@
+"""FCITS_OH's mechanisms act in a real crawl (SPEC §5.6, §5.7 turn 2), and each matters.
+
+Every crawl here is a real sequential crawl of the small sandbox world over loopback
+(each URL fetched once and shared, crawl/trials.py) with the shipped settings; a
+mechanism is switched off by its setting, and the test checks both that it acted
+(its event counter) and that without it the crawl selects other pages. Nothing is
+put into a tabu list by hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcrawl.calibrate import resolve_thresholds
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.analyse import analyse_result
+from kgcrawl.crawl.engine import topic_for
+from kgcrawl.crawl.fetch import Fetcher
+from kgcrawl.crawl.trials import OutcomeCache, Trial, run_trial
+from kgcrawl.scoring.relevance import topic_matcher
+from tests.crawl.crawls import BASE, quick_sandbox
+from tests.crawl.strategies.world import changed
+
+PAGES = 1000
+
+
+@pytest.fixture(scope="module")
+def trials():
+    """fcits_oh crawls of the small world, keyed by the setting switched off (None: all on)."""
+    settings = resolve_thresholds(load_settings("tourism", {**BASE, "crawl.max_pages": PAGES}))
+    topic = topic_for(settings)
+    matcher = topic_matcher(topic)
+    off = {
+        None: {},
+        "h1": {"tenure": 0},
+        "aspiration": {"aspiration": False},
+        "escape": {"escape": 0.0},
+        "h2": {"host_tenure": 0},
+        "step 5": {"inject_links": 0},
+    }
+    with quick_sandbox() as resolve:
+        fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
+        cache = OutcomeCache(lambda url: analyse_result(url, fetcher.fetch(url), matcher))
+        return {
+            name: run_trial(changed(settings, "tabu", **switch), topic, cache, PAGES)
+            for name, switch in off.items()
+        }
+
+
+def events(trial: Trial) -> dict[str, int]:
+    return trial.crawl.strategy.events
+
+
+def urls(trial: Trial) -> list[str]:
+    return [o.url for o in trial.outcomes]
+
+
+def test_h1_excludes_or_aspirates_in_at_least_one_percent_of_its_calls(trials):
+    acted = events(trials[None])["tabu skip"] + events(trials[None])["aspiration"]
+    assert acted >= 0.01 * events(trials[None])["its"]
+    assert events(trials["h1"])["tabu skip"] == events(trials["h1"])["aspiration"] == 0
+    assert urls(trials["h1"]) != urls(trials[None])
+
+
+@pytest.mark.parametrize("mechanism", ["aspiration", "escape"])
+def test_aspiration_and_the_escape_change_selections(trials, mechanism):
+    assert events(trials[None])[mechanism] > 0
+    assert events(trials[mechanism])[mechanism] == 0
+    assert urls(trials[mechanism]) != urls(trials[None])
+
+
+def test_h2_puts_hosts_on_the_tabu_list_and_releases_them(trials):
+    assert events(trials[None])["host tabu"] > 0 and events(trials[None])["host released"] > 0
+    assert events(trials["h2"])["host tabu"] == 0
+    assert urls(trials["h2"]) != urls(trials[None])
+
+
+def test_an_injected_link_is_downloaded(trials):
+    assert events(trials[None])["injected taken"] > 0
+    assert events(trials["step 5"])["injected"] == 0
+    assert urls(trials["step 5"]) != urls(trials[None])
