@@ -13,9 +13,13 @@ pipeline's ontology and settings) against the sandbox's truth:
 
 A profile reproduces the failure when the crawl starves before 3 000 pages with
 LP = 0, max R(p) ≈ 0.5–0.65, AUC ≥ 0.75 and a best-F1 threshold in ~0.3–0.5.
+The turn-2 crawler no longer stops when Q_wait runs dry: it promotes a pool link
+and counts it. So "starves" is read as the first promotion: `--turn1` crawls with
+the turn-1 settings (PR / max, the paper's α/β) and the table gives the DP at which
+Q_wait first ran dry (a sequential replay of the run log) and the promotions.
 
 Run: python benchmarks/bench_profiles.py [--profiles sparse flat] [--domains tourism rainstorm]
-     [--sample 3000] [--max-pages 3000]
+     [--strategies ops fcits_oh] [--turn1] [--sample 3000] [--max-pages 3000]
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ class Figures:
     dp: int | None = None
     lp: int | None = None
     ran_dry: bool | None = None
+    first_dry: int | None = None  # DP when Q_wait first ran dry (a pool link was promoted)
+    promoted: int | None = None
     dead_links: float | None = None
     seconds: float = 0.0
 
@@ -112,16 +118,51 @@ def sample(profile: str, domain: str, pages: int) -> Figures:
     )
 
 
-def crawl(profile: str, domain: str, max_pages: int, home: str) -> Figures:
+TURN1 = {  # the turn-1 crawler's settings: PR / max, the paper's α/β per pipeline
+    "tourism": ("relevance.pagerank_scale=max", "relevance.alpha=0.70", "relevance.beta=0.19"),
+    "rainstorm": ("relevance.pagerank_scale=max", "relevance.alpha=0.62", "relevance.beta=0.15"),
+}
+
+
+def first_dry(run_id: str, home: str) -> int | None:
+    """DP at which Q_wait first ran dry: replay the (one-worker) log through a Crawl."""
+    import random
+
+    os.environ["KGCRAWL_HOME"] = home
+    from kgcrawl.crawl.core import Crawl
+    from kgcrawl.crawl.state import RunState
+    from kgcrawl.graph.sync import run_settings
+
+    state = RunState.open(run_id)
+    settings = run_settings(state)
+    replay = Crawl(settings, random.Random(settings.crawl.seed))
+    replay.seed(list(settings.seeds))
+    try:
+        for outcome in state.outcomes():
+            link = replay.select()
+            if replay.counters.promoted:
+                return replay.counters.dp
+            replay.fold(link, outcome)
+        return None
+    finally:
+        state.close()
+
+
+def crawl(
+    profile: str, domain: str, max_pages: int, home: str, strategy: str = "", turn1: bool = False
+) -> Figures:
     """The paper's crawl on the profile, then its pages' R(p) against the truth."""
     env = os.environ | {"KGCRAWL_HOME": home}
     kgcrawl = [sys.executable, "-m", "kgcrawl"]
-    run_id = f"{profile}-{domain}-{int(time.time())}"
+    run_id = f"{profile}-{domain}-{strategy or 'default'}-{int(time.time())}"
+    extra = ["--strategy", strategy] if strategy else []
+    for setting in TURN1[domain] if turn1 else ():
+        extra += ["--set", setting]
     start = time.monotonic()
     done = subprocess.run(
         [*kgcrawl, "crawl", domain, "--sandbox", "--sandbox-profile", profile,
          "--max-pages", str(max_pages), "--workers", "1", "--seed", "0", "--delay", "0",
-         "--set", "graph.uri=none", "--run-id", run_id],
+         "--set", "graph.uri=none", "--run-id", run_id, *extra],
         env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     seconds = time.monotonic() - start
@@ -131,25 +172,26 @@ def crawl(profile: str, domain: str, max_pages: int, home: str) -> Figures:
     rows = [r for r in csv.DictReader(io.StringIO(exported)) if r["relevance"]]
     scores = [float(r["relevance"]) for r in rows]
     labels = [r["truth"] == "1" for r in rows]
+    promoted = re.search(r"(\d+)\s+links\s+promoted", done.stdout)
     return figures(
         scores,
         labels,
         dp=len(rows),
         lp=sum(r["relevant"] == "1" for r in rows),
         ran_dry=bool(re.search(r"ran\s+dry", done.stdout)),
+        first_dry=first_dry(run_id, home),
+        promoted=int(promoted.group(1)) if promoted else 0,
         seconds=seconds,
     )
 
 
-def row(profile: str, domain: str, f: Figures) -> str:
-    crawled = (
-        f"| {f.dp} | {f.lp} | {'yes' if f.ran_dry else 'no'} "
-        if f.dp is not None
-        else f"| {f.pages} | - | - "
-    )
+def row(profile: str, domain: str, f: Figures, strategy: str = "") -> str:
+    dry = "no" if f.first_dry is None else f"at DP {f.first_dry} ({f.promoted} promoted)"
+    crawled = f"| {f.dp} | {f.lp} | {dry} " if f.dp is not None else f"| {f.pages} | - | - "
     dead = f"{f.dead_links:.0%}" if f.dead_links is not None else "-"
     return (
-        f"| {profile} | {domain} {crawled}| {f.relevant / max(1, f.pages):.1%} | {dead} "
+        f"| {profile} | {domain} | {strategy or '-'} {crawled}"
+        f"| {f.relevant / max(1, f.pages):.1%} | {dead} "
         f"| {f.max_r:.3f} | {f.auc:.3f} | {f.threshold:.3f} | {f.best_f1:.3f} "
         f"| {f.seconds:.0f} s |"
     )
@@ -160,21 +202,24 @@ def main() -> None:
     parser.add_argument("--profiles", nargs="+", default=["sparse", "flat"])
     parser.add_argument("--domains", nargs="+", default=["tourism", "rainstorm"])
     parser.add_argument("--sample", type=int, default=0, help="BFS pages to score (no crawl)")
+    parser.add_argument("--strategies", nargs="+", default=[""], help="default: the pipeline's")
+    parser.add_argument("--turn1", action="store_true", help="the turn-1 settings (TURN1)")
     parser.add_argument("--max-pages", type=int, default=3000)
     parser.add_argument("--home", default="/tmp/kg-bench-profiles", help="KGCRAWL_HOME of runs")
     args = parser.parse_args()
     print(
-        "| profile | domain | DP | LP | Q_wait ran dry | relevant share | dead links "
-        "| max R(p) | AUC | best-F1 α | best F1 | time |"
+        "| profile | domain | strategy | DP | LP | Q_wait first ran dry | relevant share "
+        "| dead links | max R(p) | AUC | best-F1 α | best F1 | time |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("|" + " --- |" * 13)
     for profile in args.profiles:
         for domain in args.domains:
             if args.sample:
-                f = sample(profile, domain, args.sample)
-            else:
-                f = crawl(profile, domain, args.max_pages, args.home)
-            print(row(profile, domain, f), flush=True)
+                print(row(profile, domain, sample(profile, domain, args.sample)), flush=True)
+                continue
+            for strategy in args.strategies:
+                f = crawl(profile, domain, args.max_pages, args.home, strategy, args.turn1)
+                print(row(profile, domain, f, strategy), flush=True)
 
 
 if __name__ == "__main__":

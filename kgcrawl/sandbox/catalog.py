@@ -83,6 +83,19 @@ REGISTRY = {
     "beian.miit.gov.cn": "ICP/IP地址/域名信息备案管理系统",
     "www.12377.cn": "中国互联网违法和不良信息举报中心",
 }
+# The national portals the top bar of every page of a generated host links
+# (profiles.Profile.portals), as a Chinese site's 政府网站导航 / 友情链接 block does: host →
+# anchor. 中国旅游网 and 中央气象台 are seeds no earlier seed page links, so a crawl of tourism
+# or rainstorm downloads one of them among its first pages; no anchor names a topic word of
+# either ontology. Hosts not in the catalogue yet are added as news portals.
+PORTALS = {
+    "www.gov.cn": "中国政府网",
+    "www.people.com.cn": "人民网",
+    "www.xinhuanet.com": "新华网",
+    "www.cntour.cn": "中国旅游网",
+    "www.nmc.cn": "中央气象台",
+    "www.cma.gov.cn": "中国气象局",
+}
 _TIMING = frozenset({Hazard.SLOW, Hazard.CRAWL_DELAY})  # hazards that cost a crawl time
 _GBK_RATE = 0.15  # of Chinese generated hosts, split over the three declarations
 _CHANNEL_SIZES = {  # articles per channel at article_scale 1
@@ -337,6 +350,11 @@ def build_catalog(seed: int, size: str, profile: Profile = SETTINGS["default"]) 
         for name, title in REGISTRY.items():
             channels = _channels(rng, Kind.GOV, "technology", (), "zh", sizing.article_scale)
             add(Host(name, Kind.GOV, "zh", "technology", title, "http", Style.CMS, channels))
+    if profile.portals:
+        for name, title in PORTALS.items():
+            if name not in hosts:
+                channels = _channels(rng, Kind.NEWS, None, (), "zh", sizing.article_scale)
+                add(Host(name, Kind.NEWS, "zh", None, title, "http", Style.CMS, channels))
     if not profile.timing:
         for host in [h for h in hosts.values() if h.hazards & _TIMING]:
             hosts[host.name] = replace(host, hazards=host.hazards - _TIMING)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgcrawl.sandbox import hubs, traps
-from kgcrawl.sandbox.catalog import REGISTRY
+from kgcrawl.sandbox.catalog import PORTALS, REGISTRY
 from kgcrawl.sandbox.hazards import CALENDAR_START, LONG_CHAIN, Hazard
 from kgcrawl.sandbox.heads import title
 from kgcrawl.sandbox.hosts import Host, Kind, Style
@@ -31,6 +31,7 @@ from kgcrawl.sandbox.routes import (
     list_pages,
     path_for,
 )
+from kgcrawl.sandbox.seeds import SEED_ROLES
 
 if TYPE_CHECKING:
     from kgcrawl.sandbox.world import Resolved, World
@@ -192,6 +193,12 @@ class PageBuilder:
             ]
         return links
 
+    def topbar(self) -> list[Link]:
+        """The national portals of a generated host's top bar (`portals` profiles)."""
+        if not self.world.profile.portals or self.content.name in SEED_ROLES:
+            return []
+        return [Link(f"http://{name}/", text) for name, text in PORTALS.items()]
+
     # ----- pages ------------------------------------------------------------------------------
 
     def build(self) -> Plan:
@@ -214,6 +221,7 @@ class PageBuilder:
             plan.body.append(Section("links", links=[Link(back, self.words["back"])]))
             plan.printable = True
             return plan
+        plan.topbar = self.topbar()
         plan.nav = self.nav()
         plan.footer = self.footer()
         if content.kind is Kind.LINKFARM and t in (PageType.HOME, PageType.LIST, PageType.ARTICLE):

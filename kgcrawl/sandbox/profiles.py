@@ -13,8 +13,15 @@ realistic web that reproduces one way it failed, so a fix can be measured:
 - flat — a Chinese web of general portals (a travel or weather section among
   eight others) whose pages on a domain use only the few everyday words of its
   narrow register (`lexicon.NARROW`), so a page names few distinct concepts;
-  ≈ 15 % relevant, tunnels as in the default web; every footer links the ICP
-  registry, so two registry pages outrank every other page by far.
+  ≈ 15 % relevant, tunnels as in the default web. Every footer links the ICP
+  registry, and the top bar of every page of a generated host the same six
+  national portals (政府网站导航 / 友情链接: 中国政府网, 人民网, 新华网,
+  中国旅游网, 中央气象台, 中国气象局; the seed hosts keep their own pages). Two
+  portals are seeds no earlier seed links (tourism's www.cntour.cn, rainstorm's
+  www.nmc.cn), so a crawl that takes its seeds first downloads a hub whose
+  in-degree then grows with every generated page it downloads: PageRank divided
+  by its maximum leaves an ordinary page ≈ 0.005, as on the real Chinese webs
+  (SPEC §4.5 turn 2). The registry pages, linked as widely, are fetched late.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ class Profile:
     mixed: int = 0  # general-interest channels added to every portal-web host beside its own
     registry: bool = False  # every page's footer links the national ICP registry and the
     # reporting centre, as Chinese sites' footers do: two hubs above all others
+    portals: bool = False  # the top bar of every generated host's pages links the same few
+    # national portals (catalog.PORTALS), two of them seeds: a hub a crawl downloads first
     timing: bool = True  # slow hosts and Crawl-delay kept (False: a 3 000-page crawl takes
     # minutes, not a quarter of an hour, with one worker)
     topic_weights: tuple[tuple[str, int], ...] = ()  # main topics of generated hosts, if not
@@ -51,6 +60,7 @@ SETTINGS: dict[str, Profile] = {
         register="narrow",
         mixed=8,
         registry=True,
+        portals=True,
         timing=False,
         topic_weights=(("tourism", 8), ("rainstorm", 8)),
     ),

@@ -60,6 +60,7 @@ class Plan:
     site: str  # site title, for headers and footers
     home: str  # absolute URL of the site's home
     text_key: int  # seed of the text stream
+    topbar: list[Link] = field(default_factory=list)  # site-wide links above the logo
     nav: list[Link] = field(default_factory=list)
     crumbs: list[Link] = field(default_factory=list)
     body: list[Section] = field(default_factory=list)
@@ -73,7 +74,7 @@ class Plan:
 
     def links(self) -> list[Link]:
         """Every real link of the page, in document order."""
-        out = [*self.nav, *self.crumbs]
+        out = [*self.topbar, *self.nav, *self.crumbs]
         for section in (*self.body, *self.side):
             out.extend(section.links)
         return out + self.footer
@@ -234,6 +235,9 @@ def render(plan: Plan, charset_meta: str) -> str:
 def _header(out: _Out, plan: Plan, rng: random.Random) -> None:
     tag = "nav" if plan.html5 else "div"
     site = html.escape(plan.site)
+    if plan.topbar:
+        links = " | ".join(_a(link, out.malformed) for link in plan.topbar)
+        out.add(f'<div class="topbar">{links}</div>\n')
     out.add(f'<div class="top"><a href="{html.escape(plan.home)}" class="logo">{site}</a></div>\n')
     out.add(f'<{tag} class="nav"><ul>')
     for link in plan.nav:

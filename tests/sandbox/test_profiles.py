@@ -16,14 +16,15 @@ from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
 from kgcrawl.runner import sandbox_process
-from kgcrawl.sandbox.catalog import REGISTRY
+from kgcrawl.sandbox.catalog import PORTALS, REGISTRY
 from kgcrawl.sandbox.hosts import Kind
 from kgcrawl.sandbox.lexicon import DOMAIN_TOPICS, TOPICS, filler, topic_words, vocabulary
 from kgcrawl.sandbox.manifest import ManifestRow, bfs, write_manifest
 from kgcrawl.sandbox.routes import PageType, Route
-from kgcrawl.sandbox.seeds import SEEDS
+from kgcrawl.sandbox.seeds import SEED_ROLES, SEEDS
 from kgcrawl.sandbox.truth import RELEVANT_SHARE
 from kgcrawl.sandbox.world import SandboxError, World
+from kgcrawl.text.urls import canonical_url
 
 runner = CliRunner()
 # sha256 over (url, body) of the first 300 tourism BFS pages of World(0, "default"), taken
@@ -216,6 +217,28 @@ def test_flat_footers_link_the_registry_hubs(flat):
     links = flat.links(home)
     assert all(any(urlsplit(u).hostname == name for u in links) for name in REGISTRY)
     assert all(flat.truth(f"http://{name}/").is_page for name in REGISTRY)
+
+
+@pytest.mark.parametrize(
+    ("domain", "hub"), [("tourism", "www.cntour.cn"), ("rainstorm", "www.nmc.cn")]
+)
+def test_flat_has_a_seed_hub_every_generated_page_links(flat, domain, hub):
+    """The top bar's national portals: one is a seed of the domain that no earlier seed page
+    links (so it is downloaded among the first pages, before any link gives it a priority),
+    and its in-degree over a BFS sample dwarfs every page but the other portals."""
+    url = f"http://{hub}/"
+    assert hub in PORTALS and url in {canonical_url(s) for s in SEEDS[domain]}
+    earlier = SEEDS[domain][: [canonical_url(s) for s in SEEDS[domain]].index(url)]
+    assert not any(url in {canonical_url(u) for u in flat.links(s)} for s in earlier)
+    pages = []  # a sample of the generated web: home, first list, first article of 60 hosts
+    for host in [h for h in flat.hosts.values() if h.name not in SEED_ROLES][:60]:
+        routes = [Route(PageType.HOME), Route(PageType.LIST, 0, 0), Route(PageType.ARTICLE, 0, 0)]
+        pages += [flat.url(host.name, r) for r in routes if flat.plan(flat.url(host.name, r))]
+    indegree = Counter(link for page in pages for link in set(flat.links(page)))
+    hubs = {f"http://{name}/" for name in (*PORTALS, *REGISTRY)}  # the footer's too
+    others = max(n for u, n in indegree.items() if u not in hubs)
+    assert len(pages) >= 120 and indegree[url] >= 0.9 * len(pages)
+    assert indegree[url] >= 10 * others
 
 
 # ----- plumbing -------------------------------------------------------------------------------
