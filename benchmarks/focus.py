@@ -1,25 +1,18 @@
 """Sequential crawls of the sandbox profiles with each page fetched once: the focus benchmarks.
 
-A crawl with one worker is `Crawl.select` → fetch and analyse → `Crawl.fold`, and
-the Outcome of a URL does not depend on the strategy that asked for it. So every
-crawl of one world and domain shares one cache of outcomes: the first crawl to
-select a URL fetches it from the real sandbox server (over loopback) and analyses
-it as the engine does; later crawls fold a copy in. The sequence of each crawl is
-then exactly the one `kgcrawl crawl --workers 1` gives (the engine's loop, minus
-the run log), at a fraction of the cost, which makes ablations over many
-strategies and settings affordable on two cores.
-
-Truth comes from the sandbox world itself (`World.truth`), never from the crawler.
+Every crawl of one world and domain shares one cache of outcomes
+(kgcrawl/crawl/trials.py): each follows exactly the sequence `kgcrawl crawl
+--workers 1` gives, and an ablation over many settings costs little more than
+one crawl per world. Truth comes from the sandbox world itself (`World.truth`),
+never from the crawler.
 """
 
 from __future__ import annotations
 
-import copy
-import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,11 +20,12 @@ from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import analyse_result
-from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.fetch import Fetcher
-from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.trials import OutcomeCache, run_trial
 from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.world import World
+from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.scoring.thresholds import best_separation, separation
 from kgcrawl.text.urls import canonical_url
 
@@ -65,7 +59,7 @@ class World1:
     domain: str
     resolve: list[str]
     world: World
-    cache: dict[str, Outcome] = field(default_factory=dict)
+    cache: OutcomeCache | None = None
     truth: dict[str, bool] = field(default_factory=dict)
 
     def relevant(self, url: str) -> bool:
@@ -88,27 +82,16 @@ def settings_for(domain: str, overrides: dict[str, str]) -> Settings:
 def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> CrawlFigures:
     """One sequential crawl through the shared cache; figures against the world's truth."""
     start = time.monotonic()
-    settings = _with_budget(settings, max_pages)
-    crawl = Crawl(settings, random.Random(settings.crawl.seed))
-    crawl.seed(list(settings.seeds))
-    fetcher = Fetcher(settings.fetch, parse_resolve(tuple(w.resolve)))
-    truths: list[bool] = []
-    relevances: list[float] = []
-    while crawl.counters.dp < max_pages:
-        link = crawl.select()
-        if link is None:
-            break
-        url = crawl.url_of(link)
-        if url not in w.cache:
-            w.cache[url] = analyse_result(url, fetcher.fetch(url), crawl.matcher)
-        outcome = copy.copy(w.cache[url])
-        crawl.fold(link, outcome)
-        if outcome.downloaded:
-            final = canonical_url(outcome.final_url) or outcome.final_url
-            truths.append(w.relevant(final))
-            relevances.append(outcome.relevance or 0.0)
-    dp = crawl.counters.dp
-    alpha = float(settings.relevance.alpha)
+    topic = topic_for(settings)
+    if w.cache is None:
+        fetcher = Fetcher(settings.fetch, parse_resolve(tuple(w.resolve)))
+        matcher = topic_matcher(topic)
+        w.cache = OutcomeCache(lambda url: analyse_result(url, fetcher.fetch(url), matcher))
+    trial = run_trial(settings, topic, w.cache, max_pages)
+    truths = [w.relevant(canonical_url(o.final_url) or o.final_url) for o in trial.pages]
+    relevances = [o.relevance or 0.0 for o in trial.pages]
+    counters = trial.crawl.counters
+    dp, alpha = counters.dp, float(settings.relevance.alpha)
     rel = [r for r, t in zip(relevances, truths, strict=True) if t]
     irr = [r for r, t in zip(relevances, truths, strict=True) if not t]
     best = best_separation(rel, irr)
@@ -117,19 +100,15 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         label=label,
         dp=dp,
         ended="budget" if dp >= max_pages else "frontier exhausted",
-        promoted=crawl.counters.promoted,
+        promoted=counters.promoted,
         harvest={m: float(cumulative[min(m, dp) - 1] / min(m, dp)) for m in MARKS if dp},
-        lp=crawl.counters.lp,
+        lp=counters.lp,
         f1=separation(rel, irr, alpha).f1,
         best_f1=best.f1,
         best_alpha=best.alpha,
         alpha=alpha,
         seconds=time.monotonic() - start,
     )
-
-
-def _with_budget(settings: Settings, max_pages: int) -> Settings:
-    return replace(settings, crawl=replace(settings.crawl, max_pages=max_pages))
 
 
 def cell(f: CrawlFigures, mark: int) -> str:
