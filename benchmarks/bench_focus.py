@@ -39,9 +39,10 @@ def main() -> None:
     by_world: dict[tuple[str, str], dict] = {}
     for profile, domain, f in rows:
         ratio = f.f1 / f.best_f1 if f.best_f1 else 0.0
-        print(f"| {profile} | {domain} | {f.label} | {f.dp} | {f.ended} | {f.promoted} | {f.lp} "
-              f"| {f.alpha:.2f} | {f.f1:.3f} | {f.best_f1:.3f} ({f.best_alpha:.2f}) | {ratio:.2f} | "
-              + " | ".join(cell(f, m) for m in marks) + " |")  # fmt: skip
+        figures = (f"{f.dp} | {f.ended} | {f.promoted} | {f.lp} | {f.alpha:.2f} | {f.f1:.3f} | "
+                   f"{f.best_f1:.3f} ({f.best_alpha:.2f}) | {ratio:.2f}")  # fmt: skip
+        harvest = " | ".join(cell(f, m) for m in marks)
+        print(f"| {profile} | {domain} | {f.label} | {figures} | {harvest} |")
         by_world.setdefault((profile, domain), {})[f.label] = f
         if f.ended != "budget":
             failures.append(f"{profile}/{domain}/{f.label} ended early at {f.dp}")
