@@ -169,11 +169,10 @@ def calibrate(
     """
     from kgcrawl.calibrate import calibrate as run
     from kgcrawl.config import Settings, with_overrides
-    from kgcrawl.crawl.strategies.base import strategy_class
+    from kgcrawl.crawl.strategies.base import uses_keywords
 
     if isinstance(domain_or_settings, Settings):
         settings = with_overrides(domain_or_settings, dict(set or {}), "python")
     else:
         settings = load_settings(domain_or_settings, set)
-    keywords = strategy_class(settings.crawl.strategy).topic_model == "keywords"
-    return run(settings, keywords)
+    return run(settings, uses_keywords(settings))
