@@ -189,8 +189,8 @@ class Crawl:
             for child, counts in children
         ]
         self.strategy.observe_anchors(page, children)
-        if self.counters.dp % rel.pagerank_every == 0:
-            self.solve_pagerank()
+        if rel.r[0] > 0 and self.counters.dp % rel.pagerank_every == 0:
+            self.solve_pagerank()  # with r1 = 0 no P depends on PageRank: nothing to re-score
         self.strategy.observe(link, page, relevant, relevance)
         return Decision(relevance, relevant, link_scores)
 
