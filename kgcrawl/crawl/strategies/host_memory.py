@@ -53,7 +53,7 @@ class ImprovedTabuHostMemory(ImprovedTabu):
             return None
         self._inject(frontier)  # step 5
         host = frontier.host_of(phead)
-        if self._poor(host):  # steps 6–7
+        if self.h2.tenure and self._poor(host):  # steps 6–7 (host_tenure 0: no H2)
             self.h2.add(host)
             self.events["host tabu"] += 1
             self._tick_h2()
