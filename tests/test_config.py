@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kgcrawl.cli import main
-from kgcrawl.config import SettingsError, load_settings, parse_overrides
+from kgcrawl.config import Relevance, SettingsError, load_settings, parse_overrides
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import write_ontology
 
@@ -139,6 +139,16 @@ def test_threshold_is_auto_or_a_number_in_range(value: str, message: str) -> Non
         load_settings("tourism", {"relevance.alpha": value})
 
 
+def test_a_moved_key_names_its_new_place(tmp_path) -> None:
+    old = Path("pipelines/tourism.toml").read_text(encoding="utf-8")
+    path = tmp_path / "old.toml"
+    path.write_text(old.replace("[tabu]\n", "[tabu]\nsa_t0 = 1.0\n"), encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"old.toml: key 'tabu.sa_t0' is now 'annealing.t0'"):
+        load_settings(str(path))
+    with pytest.raises(SettingsError, match=r"command line: key 'tabu.sa_cooling' is now"):
+        load_settings("tourism", {"tabu.sa_cooling": "0.9"})
+
+
 def test_unknown_domain() -> None:
     with pytest.raises(SettingsError, match="no pipeline named so"):
         load_settings("no-such-domain")
@@ -153,7 +163,7 @@ def test_shipped_pipelines_have_paper_defaults(domain: str) -> None:
     assert (settings.relevance.alpha, settings.relevance.beta) == ("auto", "auto")
     paper = load_settings(domain, {"relevance.alpha": "0.70", "relevance.beta": "0.19"})
     assert (paper.relevance.alpha, paper.relevance.beta) == (0.70, 0.19)
-    assert settings.relevance.r == (0.55, 0.25, 0.20)
+    assert settings.relevance.r == Relevance().r  # chosen by ablation (scoring/priority.py)
     assert (settings.relevance.omega, settings.relevance.damping) == (0.6, 0.85)
     assert (settings.tabu.tenure, settings.tabu.host_tenure) == (5, 4)
     assert settings.crawl.max_pages == 15000
