@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import argparse
 
-from focus import DOMAINS, MARKS, PROFILES, cell, grid_jobs
+from focus import MARKS, cell, grid_jobs, world_arguments
 
 from kgcrawl.crawl.strategies.base import REGISTRY
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-pages", type=int, default=3000)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
-    parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
+    world_arguments(parser)
     parser.add_argument("--strategies", nargs="+", default=list(REGISTRY))
     args = parser.parse_args()
     configs = [(name, {"crawl.strategy": name}) for name in args.strategies]

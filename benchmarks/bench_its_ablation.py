@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from focus import DOMAINS, MARKS, PROFILES, grid_jobs
+from focus import MARKS, grid_jobs, world_arguments
 
 VARIANTS = {
     "fcits_oh": {},
@@ -44,11 +44,8 @@ def configs(seeds: int) -> list[tuple[str, dict[str, str]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-pages", type=int, default=3000)
+    world_arguments(parser)
     parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
-    parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     args = parser.parse_args()
     rows = grid_jobs(configs(args.seeds), args.profiles, args.domains, args.max_pages, args.jobs)
     marks = [m for m in MARKS if m <= args.max_pages]

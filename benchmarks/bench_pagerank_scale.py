@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from focus import DOMAINS, MARKS, PROFILES, cell, grid_jobs
+from focus import MARKS, cell, grid_jobs, world_arguments
 
 STRATEGIES = ("ops", "fcits_oh", "fcosa_lg")
 SCALES = ("percentile", "mean", "log", "max")
@@ -43,10 +43,7 @@ def configs(strategies, scales, r1s) -> list[tuple[str, dict[str, str]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-pages", type=int, default=3000)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
-    parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
+    world_arguments(parser)
     parser.add_argument("--r1", type=float, nargs="+", default=[0.55])
     parser.add_argument("--scales", nargs="+", default=list(SCALES))
     parser.add_argument("--strategies", nargs="+", default=list(STRATEGIES))

@@ -134,6 +134,14 @@ def run_grid(
     return out
 
 
+def world_arguments(parser, max_pages: int = 3000) -> None:
+    """The options every focus benchmark takes: budget, parallel worlds, which worlds."""
+    parser.add_argument("--max-pages", type=int, default=max_pages)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
+    parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
+
+
 def grid_jobs(configs, profiles, domains, max_pages, jobs: int):
     """`run_grid` over every profile × domain, `jobs` worlds at a time."""
     from concurrent.futures import ProcessPoolExecutor
