@@ -6,16 +6,18 @@ and R(A_l). A link is in exactly one state:
 
     new ─add_parent─▶ queued (P > β) ⇄ pool (P ≤ β, top `discard_keep` by P) ⇄ dropped
     queued ─take─▶ taken ─visited─▶ visited        taken ─put_back─▶ queued
-    pool ─promote─▶ queued                          seeds: add_seed → queued, P = 1
+    pool ─promote─▶ queued (pinned: stays queued until taken)   seeds: add_seed → queued, P = 1
 
 Indexes, each O(log m) or better per operation:
   * best P in Q_wait: a heap of (−P, id) with lazy deletion (ties: the older link);
   * discovery order (BFS): a heap of ids with lazy deletion;
   * uniform random draw: an array of the queued ids with swap-removal;
-  * by host: queued links and their count per host, and the number of hosts in Q_wait;
-  * by parent page: the links each downloaded page contains, and the parents of a link;
-  * the pool: a heap per host and a heap of hosts by their best pool link (for
-    FCITS_OH step 5), a min-heap to evict the lowest P past `discard_keep`.
+  * by host: a heap per host and a heap of hosts by their best link (host_heaps.py),
+    the count per host, and the number of hosts in Q_wait (FCITS_OH's H2);
+  * by parent page: the links each downloaded page contains (kept as an array for
+    pages ITS asks about, E), and the parents of a link;
+  * the pool: by host as Q_wait (the best pool link when Q_wait runs dry; FCITS_OH
+    step 5), and a min-heap to evict the lowest P past `discard_keep`.
 
 A new parent re-scores its link at once. `set_pagerank` re-scores every unvisited
 link as array math (Σ PR by `np.bincount` over the parent edges) and rebuilds the
@@ -27,20 +29,8 @@ gain one. PR enters P on the scale `pagerank_scale` (scoring.priority.pagerank_t
 a page not yet in a PageRank solve counts as rank 1 (the mean of the (1 − d) + d·Σ
 form), and before the first solve every page does.
 
-The crawl engine, for a page fetched from link l (AnchorScorer, CorpusStats and
-PageRankGraph from `kgcrawl.scoring`, `analysis` from `text.analysis`):
-
-    frontier.visited(l, page)                     # page = graph.add_page()
-    parents, edge_ra = frontier.in_links(l)        # PageRank in-edges of the page
-    graph.add_edges(parents, [page] * len(parents), edge_ra)
-    stats.add_page(analysis.present, analysis.length)
-    for link, counts in zip(analysis.links, analysis.anchor_counts):
-        child = frontier.intern(link.url)
-        link_ra, edge_ra = anchors.add_anchor(child, counts, analysis.length)
-        frontier.add_parent(child, page, relevance, link_ra, edge_ra)
-        if frontier.page_of(child) is not None:    # links to a downloaded page
-            graph.add_edges([page], [frontier.page_of(child)], [edge_ra])
-    every `pagerank_every` pages: frontier.set_pagerank(graph.solve().ranks)
+`Crawl.fold` (crawl/core.py) feeds it as a page is downloaded: its in-links for PageRank,
+its children with R(p) and R(A), and every `pagerank_every` pages a re-scoring.
 """
 
 from __future__ import annotations
@@ -111,6 +101,7 @@ class Frontier:
         self._queued = 0
         self._host_queued: list[int] = []
         self._by_host = HostHeaps(lambda key, link: self._live(link, key, QUEUED))
+        self._child_ids: dict[int, np.ndarray] = {}  # page → its links, sorted (best_child)
         self._pinned = np.zeros(capacity, dtype=bool)
         self._queued_hosts = 0
         # the discarded pool
@@ -175,6 +166,7 @@ class Frontier:
         while len(self._children) <= page:
             self._children.append([])
         self._children[page].append(link)
+        self._child_ids.pop(page, None)  # its array, if asked for, is stale
         self._parents[link] += 1
         self._sum_r[link] += page_relevance
         self._sum_pr[link] += self._pr_of(page)
@@ -306,6 +298,22 @@ class Frontier:
             return []
         state = self._state
         return list(dict.fromkeys(link for link in self._children[page] if state[link] == QUEUED))
+
+    def best_child(self, page: int | None) -> int | None:
+        """The highest-P link of `page` waiting in Q_wait (the older on a tie), or None.
+
+        ITS asks this of the page a link was found on, often a hub with thousands of
+        links. A page gains links only while it is folded in, so their ids are kept
+        as a sorted array from the first question on; each answer is then one
+        vectorised look at their states and priorities.
+        """
+        if page is None or not 0 <= page < len(self._children):
+            return None
+        links = self._child_ids.get(page)
+        if links is None:
+            links = self._child_ids[page] = np.unique(np.asarray(self._children[page], np.int64))
+        queued = links[self._state[links] == QUEUED]
+        return int(queued[np.argmax(self._prio[queued])]) if len(queued) else None
 
     def first_parent(self, link: int) -> int | None:
         """The page `link` was first found on (ITS's E(Plink)); None for a seed."""
@@ -553,31 +561,22 @@ class Frontier:
         heapq.heapify(self._pool_min)
         self._index_by_host(self._pool_by_host, pool)
 
+    # the per-link columns and what a new slot holds; the per-edge columns start at 0
+    _LINK_COLUMNS = (("_prio", 0), ("_state", NEW), ("_host", 0), ("_parents", 0), ("_sum_r", 0),
+                     ("_sum_pr", 0), ("_anchor", 0), ("_page", -1), ("_first_edge", -1),
+                     ("_qpos", -1), ("_queue", 0), ("_pinned", False))  # fmt: skip
+    _EDGE_COLUMNS = (("_e_link", 0), ("_e_page", 0), ("_e_anchor", 0))
+
     def _grow_links(self) -> None:
-        size = 2 * len(self._prio)
-        for name, fill in (
-            ("_prio", 0),
-            ("_state", NEW),
-            ("_host", 0),
-            ("_parents", 0),
-            ("_sum_r", 0),
-            ("_sum_pr", 0),
-            ("_anchor", 0),
-            ("_page", -1),
-            ("_first_edge", -1),
-            ("_qpos", -1),
-            ("_queue", 0),
-            ("_pinned", False),
-        ):
-            old = getattr(self, name)
-            new = np.full(size, fill, dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
+        self._grow(self._LINK_COLUMNS, 2 * len(self._prio))
 
     def _grow_edges(self) -> None:
-        size = 2 * len(self._e_link)
-        for name in ("_e_link", "_e_page", "_e_anchor"):
+        self._grow(self._EDGE_COLUMNS, 2 * len(self._e_link))
+
+    def _grow(self, columns: tuple[tuple[str, object], ...], size: int) -> None:
+        """Amortised doubling: each column copied into one twice its size."""
+        for name, fill in columns:
             old = getattr(self, name)
-            new = np.zeros(size, dtype=old.dtype)
+            new = np.full(size, fill, dtype=old.dtype)
             new[: len(old)] = old
             setattr(self, name, new)

@@ -202,6 +202,10 @@ class FrontierMachine(RuleBasedStateMachine):
         link = data.draw(st.integers(0, len(self.model.urls))) if self.model.urls else None
         if link is not None and link < len(self.model.urls):
             assert self.real.first_parent(link) == self.model.first_parent(link)
+            page = self.model.first_parent(link)
+            children = self.model.queued_children(page) if page is not None else []
+            expected = self.model.best(exclude=set(self.model.links("queued")) - set(children))
+            assert self.real.best_child(page) == (expected if children else None)
             assert self.real.parents(link) == [page for page, _ in self.model.parents[link]]
 
     @rule(data=st.data())

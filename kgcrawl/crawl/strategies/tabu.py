@@ -174,7 +174,7 @@ class ImprovedTabu(Strategy):
         assert self.plink is not None
         best = frontier.best()
         page = frontier.first_parent(self.plink.link)
-        g = frontier.best_of(frontier.queued_children(page)) if page is not None else None
+        g = frontier.best_child(page)
         if g is None:
             return best
         p = frontier.priority(g)
