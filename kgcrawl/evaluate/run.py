@@ -102,11 +102,13 @@ class EvaluationResult:
 
 
 def strategy_names(names: Iterable[str]) -> tuple[str, ...]:
-    """`all` → every registered strategy; otherwise the names, checked, duplicates dropped."""
+    """`all` → every registered strategy; otherwise the names (any case), checked, duplicates
+    dropped."""
     from kgcrawl.crawl.strategies.base import REGISTRY
+    from kgcrawl.suggest import did_you_mean
 
     chosen: list[str] = []
-    for name in (n.strip() for n in names):
+    for name in (n.strip().lower() for n in names):
         if not name:
             continue
         if name == "all":
@@ -115,7 +117,8 @@ def strategy_names(names: Iterable[str]) -> tuple[str, ...]:
             chosen.append(name)
         else:
             raise EvaluationError(
-                f"--strategies: unknown strategy {name!r} (known: all, {', '.join(REGISTRY)})"
+                f"--strategies: unknown strategy {name!r}{did_you_mean(name, REGISTRY)} "
+                f"(known: all, {', '.join(REGISTRY)})"
             )
     if not chosen:
         raise EvaluationError("--strategies: name at least one strategy (or all)")

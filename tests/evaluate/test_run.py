@@ -202,6 +202,9 @@ def test_strategy_names() -> None:
     assert strategy_names(["ops", " bfs", "ops", ""]) == ("ops", "bfs")
     with pytest.raises(EvaluationError, match="unknown strategy 'dfs'"):
         strategy_names(["bfs", "dfs"])
+    assert strategy_names(["FCITS_OH", "Ops"]) == ("fcits_oh", "ops")  # as the plots spell them
+    with pytest.raises(EvaluationError, match=r"'fcits_ohh' \(did you mean 'fcits_oh'\?\)"):
+        strategy_names(["fcits_ohh"])
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:
