@@ -41,7 +41,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -206,7 +206,7 @@ def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> Refr
         else:
             pages = graph_pages(store, settings.domain, opts.max_pages)
             source = f"graph {store.uri}"
-        result = _refresh(settings, onto, pages, source, opts)
+        result = _refresh(settings, onto, _judged(pages, settings), source, opts)
         if store is not None and result.files:
             from kgcrawl.graph.writer import GraphWriter
             from kgcrawl.ontology.topic import build_topic_model
@@ -222,6 +222,16 @@ def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> Refr
     finally:
         if store is not None:
             store.close()
+
+
+def _judged(pages: list[CrawledPage], settings: Settings) -> list[CrawledPage]:
+    """The crawl's own judgement of each page, or R(p) > α when α was given for this command
+    (`--set relevance.alpha=…`), so a refresh can ask for a stricter or looser bar."""
+    alpha = settings.relevance.alpha
+    given = settings.origins.get("relevance.alpha") not in ("default", str(settings.source))
+    if alpha == "auto" or not given:
+        return pages
+    return [replace(page, relevant=page.relevance > alpha) for page in pages]
 
 
 def run_pages(run_id: str, domain: str) -> list[CrawledPage]:

@@ -135,6 +135,18 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     assert again.files[0].name == "tiny.v3.owl" and next_version(onto_dir, "tiny") == 4
 
 
+def test_alpha_given_for_the_refresh_rejudges_the_pages(world) -> None:
+    make_run("r1")  # the crawl judged 4 pages relevant (R 0.9) and 2 not (R 0.1)
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    options = RefreshOptions(run="r1", dry_run=True)
+    assert refresh_ontology(pipeline, options).relevant_pages == 4
+    looser = RefreshOptions(run="r1", dry_run=True, overrides=("relevance.alpha=0.05",))
+    assert refresh_ontology(pipeline, looser).relevant_pages == 6
+    stricter = RefreshOptions(run="r1", dry_run=True, overrides=("relevance.alpha=0.95",))
+    with pytest.raises(RefreshError):  # no page passes: nothing to learn from
+        refresh_ontology(pipeline, stricter)
+
+
 def test_dry_run_writes_nothing(world, graph_server, graph_store) -> None:
     make_run("r1")
     before = files(world)
