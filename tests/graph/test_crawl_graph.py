@@ -25,6 +25,7 @@ import pytest
 import redis
 from typer.testing import CliRunner
 
+from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.cli import app
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.engine import CrawlResult
@@ -54,7 +55,7 @@ def settings_for(uri: str, max_pages: int, **more) -> Settings:
         "graph.uri": uri,
         **more,
     }
-    return load_settings("tourism", values, environ={})
+    return resolve_thresholds(load_settings("tourism", values, environ={}))  # α, β as numbers
 
 
 @dataclass(frozen=True)
