@@ -38,11 +38,7 @@ class Relevance:
 
     alpha: float | str = AUTO  # a number, or "auto": calibrated per ontology (SPEC §4.6)
     beta: float | str = AUTO
-    r: tuple[float, float, float] = (
-        0.0,
-        0.5556,
-        0.4444,
-    )  # scoring/priority.py: why not the paper's
+    r: tuple[float, float, float] = (0.1, 0.5, 0.4)  # scoring/priority.py says why
     omega: float = 0.6
     damping: float = 0.85
     k: tuple[float, float, float, float, float] = (0.2, 0.2, 0.2, 0.2, 0.2)

@@ -62,7 +62,8 @@ def test_alpha_is_the_smallest_threshold_above_every_off_topic_page(corpora):
     assert min(result.positives) > r_off + 0.01
     assert result.alpha == math.ceil(r_off * 100) / 100  # the grid's first α above them
     assert result.separation.f1 == 1.0
-    assert result.beta == round(0.25 * result.alpha * 0.9, 4)  # r2 · α · margin
+    r2 = settings.relevance.r[1]
+    assert result.beta == round(r2 * result.alpha * 0.9, 4)  # r2 · α · margin
     assert result.plot.is_file()
 
 
@@ -89,10 +90,11 @@ def test_resolve_replaces_auto_and_says_where_values_came_from(corpora):
     assert "kgcrawl calibrate tourism" in pending.origins["relevance.alpha"]
     resolved = resolve_thresholds(settings)
     assert isinstance(resolved.relevance.alpha, float)
-    assert resolved.relevance.beta == round(0.25 * resolved.relevance.alpha * 0.9, 4)
+    r2 = settings.relevance.r[1]
+    assert resolved.relevance.beta == round(r2 * resolved.relevance.alpha * 0.9, 4)
     assert resolved.origins["relevance.alpha"] == "calibrated now"
     fixed = resolve_thresholds(load_settings("tourism", {"relevance.alpha": "0.4"}))
-    assert (fixed.relevance.alpha, fixed.relevance.beta) == (0.4, 0.09)  # β follows a set α
+    assert fixed.relevance.beta == round(r2 * 0.4 * 0.9, 4)  # β follows a set α
 
 
 def test_composed_pages_have_the_share_they_are_labelled_with(corpora):
