@@ -50,8 +50,9 @@ def main() -> None:
         if {"fcits_oh", "bfs", "ops"} <= crawls.keys():
             ours = crawls["fcits_oh"].harvest[mark]
             bfs, ops = crawls["bfs"].harvest[mark], crawls["ops"].harvest[mark]
-            print(f"{profile}/{domain}: fcits_oh @{mark} {ours:.1%} = {ours / bfs:.2f} × BFS "
-                  f"({bfs:.1%}), {ours / ops:.2f} × OPS ({ops:.1%})")  # fmt: skip
+            times = lambda base: f"{ours / base:.2f}" if base else "∞"  # noqa: E731
+            print(f"{profile}/{domain}: fcits_oh @{mark} {ours:.1%} = {times(bfs)} × BFS "
+                  f"({bfs:.1%}), {times(ops)} × OPS ({ops:.1%})")  # fmt: skip
             if ours < 1.5 * bfs or ours < ops:
                 failures.append(f"{profile}/{domain}: fcits_oh @{mark} vs BFS/OPS")
     print("\n" + ("\n".join(failures) if failures else "every check holds"))
