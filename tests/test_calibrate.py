@@ -16,6 +16,7 @@ from kgcrawl.calibrate import (
 from kgcrawl.config import load_settings
 from kgcrawl.ontology.topic import topic_model_for
 from kgcrawl.scoring.relevance import topic_matcher
+from kgcrawl.scoring.thresholds import GRID
 
 # One topic word (景区) in each off-topic paragraph; many in each on-topic one. Each
 # paragraph is over 10 tokens, so with page_tokens = 10 every calibration page is one
@@ -48,7 +49,7 @@ def settings_for(positives, negatives, **more):
     return load_settings("tourism", values)
 
 
-def test_alpha_is_the_smallest_threshold_above_every_off_topic_page(corpora):
+def test_alpha_is_the_middle_of_the_thresholds_that_separate_the_pages(corpora):
     settings = settings_for(*corpora)
     topic = topic_model_for(settings)
     matcher = topic_matcher(topic)
@@ -60,7 +61,11 @@ def test_alpha_is_the_smallest_threshold_above_every_off_topic_page(corpora):
     result = calibrate(settings)
     assert result.negatives == pytest.approx([r_off] * len(result.negatives))
     assert min(result.positives) > r_off + 0.01
-    assert result.alpha == math.ceil(r_off * 100) / 100  # the grid's first α above them
+    # F1 = 1 from the grid's first α at or above r_off to its last below every on-topic page:
+    # α is the middle of that range (calibration.tolerance)
+    plateau = [a for a in GRID if r_off <= a < min(result.positives)]
+    assert plateau[0] == math.ceil(r_off * 100) / 100
+    assert result.alpha == plateau[(len(plateau) - 1) // 2]
     assert result.separation.f1 == 1.0
     r2 = settings.relevance.r[1]
     assert result.beta == round(r2 * result.alpha * 0.9, 4)  # r2 · α · margin

@@ -46,6 +46,25 @@ def best_separation(relevant: Sequence[float], irrelevant: Sequence[float]) -> S
     return max(candidates, key=lambda s: (s.f1, -s.alpha))
 
 
+def robust_separation(
+    relevant: Sequence[float], irrelevant: Sequence[float], tolerance: float
+) -> Separation:
+    """The middle α of those whose F1 is within `tolerance` of the best (the median of them).
+
+    Where F1 is flat over a wide range of α (the two sets overlap), its argmax is noise;
+    the middle of the near-best range moves least when the pages a crawl meets differ
+    from the ones calibrated on.
+
+    >>> robust_separation([0.5, 0.6, 0.7], [0.2, 0.3], 0.0).alpha  # F1 = 1 for α = 0.30 … 0.49
+    0.39
+    """
+    rel, irr = sorted(relevant), sorted(irrelevant)
+    candidates = [_separation(rel, irr, alpha) for alpha in GRID]
+    best = max(s.f1 for s in candidates)
+    near = [s for s in candidates if s.f1 >= best - tolerance - 1e-12]
+    return near[(len(near) - 1) // 2]
+
+
 def precise_separation(
     relevant: Sequence[float], irrelevant: Sequence[float], precision: float
 ) -> Separation | None:

@@ -6,6 +6,7 @@ from kgcrawl.scoring.thresholds import (
     admission_beta,
     best_separation,
     precise_separation,
+    robust_separation,
     separation,
 )
 
@@ -40,6 +41,14 @@ def test_precise_separation_is_the_smallest_alpha_reaching_the_precision():
     assert precise_separation(RELEVANT_R, IRRELEVANT_R, 0.9).alpha == 0.65
     # the best-scored page is irrelevant: no α reaches precision 0.9
     assert precise_separation([0.5], [0.9], 0.9) is None
+
+
+def test_robust_separation_is_the_middle_of_the_near_best_alphas():
+    # F1 by α (see above): 2/3 below 0.2, 0.75 from 0.2, 6/7 from 0.45, 2/3 from 0.5, 0.4 from
+    # 0.6, 1/2 from 0.65. Within 0: only 0.45–0.49 (5 values), the middle 0.47; within 0.15:
+    # 0.2–0.49 (F1 ≥ 0.707), 30 values, the lower middle 0.34
+    assert robust_separation(RELEVANT_R, IRRELEVANT_R, 0.0).alpha == 0.47
+    assert robust_separation(RELEVANT_R, IRRELEVANT_R, 0.15).alpha == 0.34
 
 
 def test_admission_beta_admits_a_link_of_a_page_just_above_alpha():
