@@ -16,6 +16,7 @@ from typing import Any
 
 from kgcrawl.graph.errors import GraphError
 from kgcrawl.graph.store import QueryResult, connect
+from kgcrawl.suggest import did_you_mean
 
 _CHECKOUT = Path(__file__).resolve().parents[2]
 _PARAM = re.compile(r"//\s*@param\s+(\w+)(?:\s*=\s*(\S+))?")
@@ -62,8 +63,10 @@ def load_saved(name: str, folder: Path | None = None) -> SavedQuery:
     folder = folder or queries_folder()
     path = folder / f"{name}.cypher"
     if not path.is_file():
-        known = ", ".join(p.stem for p in sorted(folder.glob("*.cypher"))) or "none"
-        raise GraphError(f"no saved query {name!r} in {folder} (known: {known})")
+        names = [p.stem for p in sorted(folder.glob("*.cypher"))]
+        hint = did_you_mean(name, names)
+        known = ", ".join(names) or "none"
+        raise GraphError(f"no saved query {name!r}{hint} in {folder} (known: {known})")
     return read_saved(path)
 
 

@@ -97,7 +97,14 @@ class BuildResult:
             rows.append(("pinned terms not found", ", ".join(self.selection.missing)))
         rows += [("written", str(path)) for path in self.files]
         if self.svg_skipped:
-            rows.append(("not written", "SVG: Graphviz `dot` is not installed"))
+            rows.append(
+                (
+                    "not written",
+                    "SVG: needs Graphviz's `dot` (package `graphviz`: "
+                    "apt-get/brew install graphviz); the .gv opens in any "
+                    "Graphviz viewer",
+                )
+            )
         return rows
 
 

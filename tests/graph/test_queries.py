@@ -149,6 +149,10 @@ def test_binding_checks_names_and_fills_defaults() -> None:
         query.bind({"concept": "x", "colour": "red"})
     with pytest.raises(GraphError, match=r"no saved query 'nope'.*top_concepts"):
         load_saved("nope")
+    with pytest.raises(
+        GraphError, match=r"no saved query 'top_concept' \(did you mean 'top_concepts'\?\)"
+    ):
+        load_saved("top_concept")
 
 
 def _approx(value):
