@@ -88,6 +88,13 @@ def crawl_settings(
         if announce:
             announce(sandbox_delay_line(settings))
         settings = with_overrides(settings, {"fetch.delay": 0.0}, "--sandbox")
+    if options.sandbox and announce:
+        from kgcrawl.sandbox.lexicon import DOMAIN_TOPICS
+        from kgcrawl.sandbox.truth import no_truth
+
+        reason = no_truth(settings.domain)
+        if reason is not None:
+            announce(f"{reason} (it has truth for {', '.join(DOMAIN_TOPICS)} only)")
     return resolve_thresholds(settings, announce)
 
 

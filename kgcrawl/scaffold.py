@@ -32,6 +32,7 @@ class NewPipeline:
     language: str = "en"
     topic: str | None = None  # default: the ontology's root concept
     folder: Path = Path("pipelines")
+    corpus: Path | None = None  # on-topic documents for calibrating α (default corpus/NAME)
 
 
 def read_seeds(items: Sequence[str]) -> list[str]:
@@ -84,9 +85,15 @@ def init_pipeline(new: NewPipeline) -> Path:
         raise SettingsError(f"--ontology {new.ontology}: no such file")
     seeds = read_seeds(new.seeds)
     topic = topic_label(new.ontology, new.language, new.topic)
-    ontology = Path(os.path.relpath(new.ontology.resolve(), new.folder.resolve())).as_posix()
+    if new.corpus is not None and not new.corpus.is_dir():
+        raise SettingsError(f"--corpus {new.corpus}: no such folder")
+    ontology, corpus = (
+        Path(os.path.relpath(p.resolve(), new.folder.resolve())).as_posix() if p else ""
+        for p in (new.ontology, new.corpus)
+    )
     new.folder.mkdir(parents=True, exist_ok=True)
-    path.write_text(pipeline_text(new.name, ontology, topic, new.language, seeds), "utf-8")
+    text = pipeline_text(new.name, ontology, topic, new.language, seeds, corpus)
+    path.write_text(text, "utf-8")
     try:
         load_settings(str(path))
     except SettingsError:
@@ -95,7 +102,9 @@ def init_pipeline(new: NewPipeline) -> Path:
     return path
 
 
-def pipeline_text(name: str, ontology: str, topic: str, language: str, seeds: list[str]) -> str:
+def pipeline_text(
+    name: str, ontology: str, topic: str, language: str, seeds: list[str], corpus: str = ""
+) -> str:
     """The pipeline file: the domain's four facts, then the settings changed most, commented."""
     q = json.dumps  # TOML basic strings are JSON strings
     seed_lines = "\n".join(f"    {q(url, ensure_ascii=False)}," for url in seeds)
@@ -114,7 +123,8 @@ alpha = "auto"  # a page is relevant when R(p) > alpha; "auto": calibrated for t
 beta = "auto"   # a link is queued when its priority > beta; "auto": follows alpha
 
 [calibration]   # how "auto" is found: `kgcrawl calibrate {name}`
-positives = ""  # on-topic documents (a folder); "" = corpus/{name} beside pipelines/
+# on-topic documents, relative to this file; "" = corpus/{name} beside pipelines/
+positives = {q(corpus, ensure_ascii=False)}
 negatives = ""  # off-topic documents; "" = the shipped corpus/background
 
 [crawl]

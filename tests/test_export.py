@@ -110,3 +110,25 @@ def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatc
     assert again.exit_code != 0 and path.read_text(encoding="utf-8") == text  # not overwritten
     wrong = runner.invoke(app, [*args[:2], "other", *args[3:], "--topic", "hotell"])
     assert wrong.exit_code != 0 and not (tmp_path / "pipelines" / "other.toml").exists()
+
+
+def test_a_new_domain_from_pipeline_init_crawls_the_sandbox(tmp_path, monkeypatch) -> None:
+    """`pipeline init` → `crawl --sandbox`, as a new user would: α calibrated on --corpus."""
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path / "cache"))
+    init = ["pipeline", "init", "trips", "--ontology", str(root / "ontologies/tourism.owl"),
+            "--seeds", "http://travel.sina.com.cn/", "--language", "zh",
+            "--corpus", str(root / "corpus/tourism")]  # fmt: skip
+    assert runner.invoke(app, init).exit_code == 0
+    text = (tmp_path / "pipelines" / "trips.toml").read_text(encoding="utf-8")
+    assert re.search(r'positives = "[^"]*corpus/tourism"', text)
+    crawl = ["crawl", "trips", "--sandbox", "--sandbox-size", "small", "--max-pages", "20",
+             "--set", "graph.uri=none"]  # fmt: skip
+    out = runner.invoke(app, crawl)
+    assert out.exit_code == 0, out.output
+    said = " ".join(out.output.split())
+    assert "calibrating α and β for trips" in said  # no cache yet: calibrated, said in a line
+    assert "tourism, rainstorm" in said  # which domains the sandbox has truth for
+    assert "pages (DP): 20" in said or "│ 20 " in out.output

@@ -51,11 +51,17 @@ def pipeline_init(
     folder: Annotated[Path, typer.Option("--dir", help="Folder of pipeline files.")] = Path(
         "pipelines"
     ),
+    corpus: Annotated[
+        Path | None,
+        typer.Option(
+            "--corpus", help="On-topic documents to calibrate α on (default: corpus/NAME)."
+        ),
+    ] = None,
 ) -> None:
     """Write a commented pipeline for a new domain (α and β "auto"); never overwrites."""
     from kgcrawl.scaffold import NewPipeline, init_pipeline
 
-    new = NewPipeline(name, ontology, tuple(seeds), language, topic, folder)
+    new = NewPipeline(name, ontology, tuple(seeds), language, topic, folder, corpus)
     path = init_pipeline(new)
     console.print(f"written {path}", highlight=False, soft_wrap=True)
     console.print(
