@@ -52,7 +52,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from kgcrawl.config import _CHECKOUT, AUTO, Settings
+from kgcrawl.config import AUTO, CHECKOUT, Settings
 from kgcrawl.config import Calibration as CalibrationSettings
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.scoring.thresholds import (
@@ -101,7 +101,7 @@ def corpus_folders(settings: Settings) -> tuple[Path, Path]:
     cal = settings.calibration
     here = settings.source.parent if settings.source else Path.cwd()
     positives = here / cal.positives if cal.positives else here.parent / "corpus" / settings.domain
-    negatives = here / cal.negatives if cal.negatives else _CHECKOUT / "corpus" / "background"
+    negatives = here / cal.negatives if cal.negatives else CHECKOUT / "corpus" / "background"
     for what, key, folder in (
         ("on-topic", "calibration.positives", positives),
         ("off-topic", "calibration.negatives", negatives),

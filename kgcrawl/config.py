@@ -189,7 +189,7 @@ _TOP_KEYS = ("domain", "topic", "ontology", "seeds", "language")
 _REQUIRED = ("topic", "ontology", "seeds")
 
 # A source checkout ships pipelines/ beside the package; the working directory wins.
-_CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def resolve_pipeline(name_or_path: str) -> Path:
@@ -199,7 +199,7 @@ def resolve_pipeline(name_or_path: str) -> Path:
         if not path.is_file():
             raise SettingsError(f"{path}: no such pipeline file")
         return path
-    folders = (Path.cwd() / "pipelines", _CHECKOUT / "pipelines")
+    folders = (Path.cwd() / "pipelines", CHECKOUT / "pipelines")
     for folder in folders:
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():

@@ -194,6 +194,11 @@ class Crawl:
         self.strategy.observe(link, page, relevant, relevance)
         return Decision(relevance, relevant, link_scores)
 
+    def fold_logged(self, link: int, outcome: Outcome) -> Outcome:
+        """`fold`, and the outcome as the run log keeps it: numbered, its decision applied."""
+        seq = self.counters.outcomes + 1
+        return replace(self.fold(link, outcome).applied(outcome), seq=seq)
+
     def solve_pagerank(self) -> None:
         """Eq. 8 (normalised), warm-started; every unvisited link re-scored at once."""
         rel = self.settings.relevance

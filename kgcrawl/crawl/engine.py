@@ -27,7 +27,7 @@ from concurrent.futures import (
     ThreadPoolExecutor,
     wait,
 )
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcrawl.config import Settings
@@ -336,9 +336,8 @@ class Engine:
         self.crawl.use_ontology(settings, topic_for(settings))
 
     def _fold(self, link: int, outcome: Outcome) -> None:
-        seq = self.crawl.counters.outcomes + 1
         with self.times.stage("score"):
-            outcome = replace(self.crawl.fold(link, outcome).applied(outcome), seq=seq)
+            outcome = self.crawl.fold_logged(link, outcome)
         self.state.append(outcome)
         self._committed.append(outcome)
         if outcome.downloaded:

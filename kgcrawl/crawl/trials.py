@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.core import Crawl
@@ -66,7 +66,5 @@ def run_trial(
         link = crawl.select()
         if link is None:
             break
-        outcome = outcomes(crawl.url_of(link))
-        seq = crawl.counters.outcomes + 1
-        trial.outcomes.append(replace(crawl.fold(link, outcome).applied(outcome), seq=seq))
+        trial.outcomes.append(crawl.fold_logged(link, outcomes(crawl.url_of(link))))
     return trial

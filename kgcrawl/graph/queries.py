@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kgcrawl.config import CHECKOUT
 from kgcrawl.graph.errors import GraphError
 from kgcrawl.graph.store import QueryResult, connect
 from kgcrawl.suggest import did_you_mean
 
-_CHECKOUT = Path(__file__).resolve().parents[2]
 _PARAM = re.compile(r"//\s*@param\s+(\w+)(?:\s*=\s*(\S+))?")
 _REQUIRED = object()
 
@@ -50,7 +50,7 @@ class SavedQuery:
 def queries_folder() -> Path:
     """`neo4j/queries/` in the working directory, else the one beside the package."""
     local = Path.cwd() / "neo4j" / "queries"
-    return local if local.is_dir() else _CHECKOUT / "neo4j" / "queries"
+    return local if local.is_dir() else CHECKOUT / "neo4j" / "queries"
 
 
 def saved_queries(folder: Path | None = None) -> dict[str, SavedQuery]:
