@@ -10,6 +10,7 @@ table gives the mean true harvest at 500 / 1 000 / 3 000 pages and its spread
 (benchmarks/focus.py), so each URL is fetched once.
 
     python benchmarks/bench_its_ablation.py [--max-pages 3000] [--seeds 3] [--jobs 2]
+        [--escapes 0.9 1.0]   # also fcits_oh at these escape thresholds γ
 """
 
 from __future__ import annotations
@@ -30,9 +31,14 @@ VARIANTS = {
 BASELINES = {"ops": False, "fcosa_lg": True, "bfs": False}  # name: randomised
 
 
-def configs(seeds: int) -> list[tuple[str, dict[str, str]]]:
+def variants(escapes: list[float]) -> dict[str, dict[str, str]]:
+    """The fcits_oh variants: one mechanism off each, and the escape at each γ asked for."""
+    return VARIANTS | {f"fcits_oh γ={g}": {"tabu.escape": str(g)} for g in escapes}
+
+
+def configs(seeds: int, escapes: list[float]) -> list[tuple[str, dict[str, str]]]:
     out = []
-    for label, switch in VARIANTS.items():
+    for label, switch in variants(escapes).items():
         for seed in range(seeds):
             out.append((f"{label} #{seed}", {"crawl.strategy": "fcits_oh",
                                              "crawl.seed": str(seed), **switch}))  # fmt: skip
@@ -46,14 +52,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     world_arguments(parser)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--escapes", type=float, nargs="*", default=[])
     args = parser.parse_args()
-    rows = grid_jobs(configs(args.seeds), args.profiles, args.domains, args.max_pages, args.jobs)
+    rows = grid_jobs(configs(args.seeds, args.escapes), args.profiles, args.domains, args.max_pages, args.jobs)
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | setting | " + " | ".join(f"@{m} (spread)" for m in marks) + " |")
     print("| --- | --- | --- | " + " | ".join("---:" for _ in marks) + " |")
     for profile in args.profiles:
         for domain in args.domains:
-            for label in [*VARIANTS, *BASELINES]:
+            for label in [*variants(args.escapes), *BASELINES]:
                 runs = [
                     f
                     for p, d, f in rows
