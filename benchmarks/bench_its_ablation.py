@@ -54,7 +54,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--escapes", type=float, nargs="*", default=[])
     args = parser.parse_args()
-    rows = grid_jobs(configs(args.seeds, args.escapes), args.profiles, args.domains, args.max_pages, args.jobs)
+    rows = grid_jobs(
+        configs(args.seeds, args.escapes), args.profiles, args.domains, args.max_pages, args.jobs
+    )
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | setting | " + " | ".join(f"@{m} (spread)" for m in marks) + " |")
     print("| --- | --- | --- | " + " | ".join("---:" for _ in marks) + " |")
