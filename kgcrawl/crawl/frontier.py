@@ -101,7 +101,7 @@ class Frontier:
         self._queued = 0
         self._host_queued: list[int] = []
         self._by_host = HostHeaps(lambda key, link: self._live(link, key, QUEUED))
-        self._child_ids: dict[int, np.ndarray] = {}  # page → its links, sorted (best_child)
+        self._child_ids: dict[int, np.ndarray] = {}  # page → its links as found (best_child)
         self._pinned = np.zeros(capacity, dtype=bool)
         self._queued_hosts = 0
         # the discarded pool
@@ -304,16 +304,21 @@ class Frontier:
 
         ITS asks this of the page a link was found on, often a hub with thousands of
         links. A page gains links only while it is folded in, so their ids are kept
-        as a sorted array from the first question on; each answer is then one
-        vectorised look at their states and priorities.
+        as an array from the first question on (as found: a repeated link is harmless
+        here, and not sorting them keeps the first question of a 5 000-link page at
+        ≈ 0.08 ms instead of 0.6); each answer is then one vectorised look at their
+        states and priorities.
         """
         if page is None or not 0 <= page < len(self._children):
             return None
         links = self._child_ids.get(page)
         if links is None:
-            links = self._child_ids[page] = np.unique(np.asarray(self._children[page], np.int64))
+            links = self._child_ids[page] = np.asarray(self._children[page], np.int64)
         queued = links[self._state[links] == QUEUED]
-        return int(queued[np.argmax(self._prio[queued])]) if len(queued) else None
+        if not len(queued):
+            return None
+        prio = self._prio[queued]
+        return int(queued[prio == prio.max()].min())  # the older (smaller id) on a tie
 
     def first_parent(self, link: int) -> int | None:
         """The page `link` was first found on (ITS's E(Plink)); None for a seed."""
