@@ -38,6 +38,7 @@ from __future__ import annotations
 import gc
 import heapq
 import random
+from array import array
 from collections.abc import Collection, Iterable
 
 import numpy as np
@@ -92,7 +93,8 @@ class Frontier:
         self._e_page = np.zeros(capacity, dtype=np.int32)
         self._e_anchor = np.zeros(capacity)
         self._more_edges: dict[int, list[int]] = {}
-        self._children: list[list[int]] = []
+        # page → its links as found; int64 arrays, so best_child reads one without a copy
+        self._children: list[array] = []
         self._pr, self._pr_unsolved = pagerank_term(np.zeros(0), pagerank_scale)
         # Q_wait
         self._heap: list[tuple[float, int]] = []
@@ -101,7 +103,6 @@ class Frontier:
         self._queued = 0
         self._host_queued: list[int] = []
         self._by_host = HostHeaps(lambda key, link: self._live(link, key, QUEUED))
-        self._child_ids: dict[int, np.ndarray] = {}  # page → its links as found (best_child)
         self._pinned = np.zeros(capacity, dtype=bool)
         self._queued_hosts = 0
         # the discarded pool
@@ -164,9 +165,8 @@ class Frontier:
         else:
             self._more_edges.setdefault(link, []).append(edge)
         while len(self._children) <= page:
-            self._children.append([])
+            self._children.append(array("q"))
         self._children[page].append(link)
-        self._child_ids.pop(page, None)  # its array, if asked for, is stale
         self._parents[link] += 1
         self._sum_r[link] += page_relevance
         self._sum_pr[link] += self._pr_of(page)
@@ -303,17 +303,14 @@ class Frontier:
         """The highest-P link of `page` waiting in Q_wait (the older on a tie), or None.
 
         ITS asks this of the page a link was found on, often a hub with thousands of
-        links. A page gains links only while it is folded in, so their ids are kept
-        as an array from the first question on (as found: a repeated link is harmless
-        here, and not sorting them keeps the first question of a 5 000-link page at
-        ≈ 0.08 ms instead of 0.6); each answer is then one vectorised look at their
-        states and priorities.
+        links. Their ids are kept as an int64 array as found, which numpy reads in
+        place (a repeated link is harmless here); each answer is one vectorised look
+        at their states and priorities, with no conversion (a list → array of 5 000
+        ids cost 0.08 ms, sorting them 0.6 ms).
         """
         if page is None or not 0 <= page < len(self._children):
             return None
-        links = self._child_ids.get(page)
-        if links is None:
-            links = self._child_ids[page] = np.asarray(self._children[page], np.int64)
+        links = np.frombuffer(self._children[page], np.int64)  # a view: not kept past here
         queued = links[self._state[links] == QUEUED]
         if not len(queued):
             return None
