@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from focus import MARKS, cell, grid_jobs, world_arguments
+from focus import MARKS, cell, grid_jobs, save_rows, world_arguments
 
 from kgcrawl.crawl.strategies.base import REGISTRY
 
@@ -27,6 +27,7 @@ def main() -> None:
     args = parser.parse_args()
     configs = [(name, {"crawl.strategy": name}) for name in args.strategies]
     rows = grid_jobs(configs, args.profiles, args.domains, args.max_pages, args.jobs)
+    save_rows(rows, args.save)
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | strategy | DP | ended | promoted | LP | α | F1 | best F1 (α) "
           "| ratio | " + " | ".join(f"@{m}" for m in marks) + " |")  # fmt: skip

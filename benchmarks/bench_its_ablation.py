@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from focus import MARKS, grid_jobs, world_arguments
+from focus import MARKS, grid_jobs, save_rows, world_arguments
 
 VARIANTS = {
     "fcits_oh": {},
@@ -57,6 +57,7 @@ def main() -> None:
     rows = grid_jobs(
         configs(args.seeds, args.escapes), args.profiles, args.domains, args.max_pages, args.jobs
     )
+    save_rows(rows, args.save)
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | setting | " + " | ".join(f"@{m} (spread)" for m in marks) + " |")
     print("| --- | --- | --- | " + " | ".join("---:" for _ in marks) + " |")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from focus import MARKS, cell, grid_jobs, world_arguments
+from focus import MARKS, cell, grid_jobs, save_rows, world_arguments
 
 STRATEGIES = ("ops", "fcits_oh", "fcosa_lg")
 SCALES = ("percentile", "mean", "log", "max")
@@ -52,6 +52,7 @@ def main() -> None:
     rows = grid_jobs(grid, args.profiles, args.domains, args.max_pages, args.jobs)
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | setting | " + " | ".join(f"@{m}" for m in marks) + " | DP |")
+    save_rows(rows, args.save)
     print("| --- | --- | --- | " + " | ".join("---:" for _ in marks) + " | ---: |")
     for profile, domain, f in rows:
         cells = " | ".join(cell(f, m) for m in marks)

@@ -9,10 +9,12 @@ never from the crawler.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -49,6 +51,7 @@ class CrawlFigures:
     best_alpha: float
     alpha: float
     seconds: float
+    pages: list[tuple[float, bool]] = field(default_factory=list)  # (R(p), truly relevant)
 
 
 @dataclass
@@ -108,6 +111,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         best_alpha=best.alpha,
         alpha=alpha,
         seconds=time.monotonic() - start,
+        pages=list(zip(relevances, truths, strict=True)),
     )
 
 
@@ -140,6 +144,14 @@ def world_arguments(parser, max_pages: int = 3000) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
+    parser.add_argument("--save", help="also write every crawl's figures and pages to this JSON")
+
+
+def save_rows(rows: list[tuple[str, str, CrawlFigures]], path: str | None) -> None:
+    """Every crawl's figures, with (R(p), truth) of each page, for analysis after the run."""
+    if path:
+        data = [{"profile": p, "domain": d, **asdict(f)} for p, d, f in rows]
+        Path(path).write_text(json.dumps(data))
 
 
 def grid_jobs(configs, profiles, domains, max_pages, jobs: int):
