@@ -7,8 +7,9 @@ general theme (soil, money, ...). Every sentence was written for this project;
 the script only chooses and orders them, from a fixed seed, so the corpus is
 the same on every run. A few documents are written as 1990s HTML (`<HEADER>`,
 upper-case tags, a comment closed by `>` alone, as Netscape read it) and a few as Windows-1252 text, so the
-corpus also exercises the reader (SPEC §3.1.1–2). `reference.json` is the
-hand-written taxonomy: the concepts' parents.
+corpus also exercises the reader (SPEC §3.1.1–2). The hand-written taxonomy
+(the parents in gardening.py / tourism_en.py) goes to
+`benchmarks/corpora/<folder name>.reference.json`, outside the corpus folder.
 
 Run: python benchmarks/corpora/compose.py gardening corpus/gardening-en
 """
@@ -33,16 +34,18 @@ PLAIN_OPENINGS = [
     "A few notes on {x}, written after a long season.",
     "{X} {look} simple, but there is more to {them} than you might think.",
 ]
-TITLES = ["Notes on {x}", "{X}: a short guide", "Getting {x} right", "What I know about {x}"]
+TITLES = ["Notes on {x}", "{X} in brief", "Getting {x} right", "What I know about {x}", "{X}"]
 KIND_OPENINGS = [
-    "A short guide to {p}, and a few favourites.",
+    "An introduction to {p}, with a few that I like.",
     "Everybody has their own favourite {p}; these are mine.",
     "Some general advice on {p} before we look at a few of them.",
+    "What I tell friends who ask about {p}.",
+    "A handful of {p}, and what each is like.",
 ]
 THEME_TITLES = ["A word about {t}", "Notes on {t}", "{T} basics"]
 CLOSINGS = [
     "Good luck, and let me know how you get on.",
-    "That is all for this week.",
+    "That is all for now.",
     "Questions are welcome in the comments.",
     "",
 ]
@@ -62,6 +65,14 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def care_lines(data, name: str) -> list[str]:
+    """The general lines that suit a concept: those of its top kind if it has its own."""
+    top = name
+    while data.CONCEPTS[top][0] is not None:
+        top = data.CONCEPTS[top][0]
+    return getattr(data, "CARE_BY_KIND", {}).get(top, data.CARE)
+
+
 def concept_doc(rng: random.Random, data, name: str) -> tuple[str, str]:
     parent, plural, facts = data.CONCEPTS[name]
     mass = plural == name  # basil, rosemary: one verb form for the whole text
@@ -73,7 +84,7 @@ def concept_doc(rng: random.Random, data, name: str) -> tuple[str, str]:
     else:
         opening = rng.choice(PLAIN_OPENINGS).format(**fields)
     chosen = rng.sample(facts, k=min(len(facts), rng.randint(3, 4)))
-    care = rng.sample(data.CARE, k=rng.randint(1, 2))
+    care = rng.sample(care_lines(data, name), k=rng.randint(1, 2))
     body = [opening, *chosen, *(c.format(x=plural) for c in care)]
     if rng.random() < 0.3:
         theme = rng.choice(sorted(data.GENERAL))
@@ -89,7 +100,7 @@ def kind_doc(rng: random.Random, data, name: str) -> tuple[str, str]:
     body += rng.sample(facts, k=min(len(facts), 2))
     for member in rng.sample(members, k=min(len(members), rng.randint(2, 3))):
         body.append(rng.choice(data.CONCEPTS[member][2]))
-    body.append(rng.choice(data.CARE).format(x=plural))
+    body.append(rng.choice(care_lines(data, name)).format(x=plural))
     body.append(rng.choice(CLOSINGS))
     return rng.choice(TITLES).format(x=plural, X=cap(plural)), " ".join(s for s in body if s)
 
@@ -141,7 +152,8 @@ def write(module: str, folder: Path, seed: int = 18) -> int:
         "is_a": [[c, p] for c, (p, _, _) in data.CONCEPTS.items() if p is not None],
         "concepts": list(data.CONCEPTS),
     }
-    (folder / "reference.json").write_text(json.dumps(reference, indent=1) + "\n")
+    reference_path = Path(__file__).with_name(f"{folder.name}.reference.json")
+    reference_path.write_text(json.dumps(reference, indent=1) + "\n")
     return len(docs)
 
 

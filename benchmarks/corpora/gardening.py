@@ -163,6 +163,20 @@ CARE = [
     "Label {x} when you plant them; by autumn nobody remembers which is which.",
 ]
 
+# What CARE says for plants would be odd about pests and tools: their own general lines.
+CARE_BY_KIND = {
+    "pest": [
+        "Look for {x} on warm, damp evenings, when most of them are about.",
+        "A few {x} do little harm; it is a sudden plague that needs action.",
+        "Birds and frogs eat {x}, so a pond does more than any spray.",
+    ],
+    "tool": [
+        "Keep {x} out of the rain and they will outlast you.",
+        "Good {x} are worth the money; cheap ones bend or blunt in a season.",
+        "Wipe {x} clean after use and oil any bare metal.",
+    ],
+}
+
 GENERAL = {
     "soil": [
         "Clay soil holds water and nutrients but is heavy to dig and slow to warm in spring.",

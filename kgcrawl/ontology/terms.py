@@ -6,17 +6,23 @@ document, like the topic word itself, order nothing). Survivors are ranked by
 *termhood* (turn 2): how much more often the term occurs in the corpus than in
 the general language, times its document frequency,
 
-    termhood(t) = df(t) · ln(f_corpus(t) / f_general(t)),
+    termhood(t) = df(t) · ln(f_corpus(t) / f_general(t))²   for f_corpus > f_general,
 
 f_corpus = the term's occurrences / all word tokens of the corpus, f_general =
 wordfreq's frequency of the term (zh for Chinese, else en; a phrase gets
 wordfreq's estimate from its words; words wordfreq does not know get its
-floor, 10⁻⁸). **Interpretation**: the SPEC says "how much more often … times
-its document frequency"; the ratio is taken as a log so that a word unknown
-to wordfreq (a name, a typo) does not outrank everything by its ratio alone,
-and a term no more common than in general language (termhood ≤ 0: "please",
-"following" in course pages) is no candidate at all. Under df·ln(N/df), the
-turn-1 rank, "please" (in 60 % of 120 course pages) outranked "homework".
+floor, 10⁻⁸). A term no more common than in general language is no candidate
+at all. **Interpretation** of "how much more often … times its document
+frequency": the ratio is taken as a log, so that a word unknown to wordfreq (a
+name, a typo) does not outrank everything by its ratio alone, and the log is
+squared, so that specificity weighs as much as spread: with ln alone, "week"
+(35× commoner than in general English, in half the documents) outranked
+"tomato" (2 000×). Generic words (wordfreq zipf ≥ 5.3: day, week, city,
+season, change, …) among the 50 best terms, measured on gardening-en /
+tourism-en / tourism: df·ln 3 / 9 / 0, df·ln^1.5 2 / 7 / 0, df·ln² 1 / 6 / 0
+(the one in gardening-en is "water"), with the same reference concepts found.
+Under df·ln(N/df), the turn-1 rank, "please" (in 60 % of 120 course pages)
+outranked "homework".
 
 A term that occurs mostly inside one longer term (≥ `NESTED` of its
 occurrences: "cherry" in "cherry tomato", "office" in "office hours") is left
@@ -114,8 +120,9 @@ def general_frequency(term: str) -> float:
 
 
 def termhood(df: int, count: int, tokens: int, general: float) -> float:
-    """df · ln(f_corpus / f_general) (module docstring)."""
-    return df * math.log(count / tokens / general)
+    """df · ln(f_corpus / f_general)², 0 when the term is no commoner than in general language."""
+    ratio = count / tokens / general
+    return df * math.log(ratio) ** 2 if ratio > 1 else 0.0
 
 
 def select_terms(

@@ -38,10 +38,11 @@ def _english(*texts: str) -> TermStats:
     return stats
 
 
-def test_termhood_is_df_times_log_ratio() -> None:
+def test_termhood_is_df_times_squared_log_ratio() -> None:
     # 6 occurrences in 1 000 tokens = 6e-3, against 1e-4 in general language: ratio 60.
-    assert termhood(3, 6, 1000, 1e-4) == pytest.approx(3 * math.log(60))  # 12.2833
+    assert termhood(3, 6, 1000, 1e-4) == pytest.approx(3 * math.log(60) ** 2)  # 50.2890
     assert termhood(2, 1, 1000, 1e-3) == 0  # as common as in general language
+    assert termhood(2, 1, 1000, 1e-2) == 0  # rarer than in general language
 
 
 def test_window() -> None:
