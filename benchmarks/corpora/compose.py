@@ -6,9 +6,10 @@ or travel sentences), a kind (its facts and a few of its members), or a
 general theme (soil, money, ...). Every sentence was written for this project;
 the script only chooses and orders them, from a fixed seed, so the corpus is
 the same on every run. A few documents are written as 1990s HTML (`<HEADER>`,
-upper-case tags, a comment closed by `>` alone, as Netscape read it) and a few as Windows-1252 text, so the
-corpus also exercises the reader (SPEC §3.1.1–2). The hand-written taxonomy
-(the parents in gardening.py / tourism_en.py) goes to
+upper-case tags, a comment closed by `>` alone, as Netscape read it) and a
+few as Windows-1252 text, so the corpus also exercises the reader (SPEC
+§3.1.1–2). The hand-written taxonomy (the parents in gardening.py /
+tourism_en.py) goes to
 `benchmarks/corpora/<folder name>.reference.json`, outside the corpus folder.
 
 Run: python benchmarks/corpora/compose.py gardening corpus/gardening-en

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (one hand-written sentence per line)
 """Hand-written material for the English gardening corpus (corpus/gardening-en).
 
 Each concept has a parent (the reference taxonomy, `REFERENCE`), a plural, and

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (one hand-written sentence per line)
 """Hand-written material for the English tourism corpus (corpus/tourism-en).
 
 Same shape as gardening.py: concept → (parent, plural, facts), then general
