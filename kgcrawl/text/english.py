@@ -9,8 +9,9 @@ course, room, system ... name things in some domain). Numbers, words with
 digits (00pm, cs101) and one-letter words are dropped. Phrases never cross
 punctuation or a stop word.
 
-Three English-specific rules stand in for the noun tagger Chinese gets from
-jieba (there is none for English among our dependencies):
+Only words that can be inflected (ending in -s or -ed) are lemmatised:
+simplemma maps some base forms to other words (spade → spay). Four rules
+stand in for the noun tagger Chinese gets from jieba:
 * a word lemminflect's lexicon knows only as a verb, adjective or adverb
   (ripen, sunny, deeply) ends no term;
 * `heads` counts a one-word term where it heads a noun phrase (after a
@@ -22,8 +23,10 @@ jieba (there is none for English among our dependencies):
   no phrase, but may start one ("raised bed"); a phrase's other words must be
   uninflected ("tomatoes ripen" is a clause, not a name).
 
+Words are cut as `tokenize.word_tokens` cuts them (the same Unicode-word
+pattern), here with their positions, to see the punctuation between them.
 Crawl-side tokenizing (tokenize.py) is untouched: the crawler matches the
-surface forms the builder records as altLabels.
+surface forms the builder records as altLabels (build.py).
 """
 
 from __future__ import annotations
