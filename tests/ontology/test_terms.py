@@ -73,12 +73,13 @@ def test_terms_no_commoner_than_in_general_language_are_dropped() -> None:
 
 def test_a_word_found_only_inside_a_phrase_is_left_to_it() -> None:
     stats = _english(
-        "Cherry tomatoes split after rain; a tomato in a pot does not.",
-        "Pick cherry tomatoes daily, and water each tomato plant well.",
+        "Cherry tomatoes split after rain; a tomato in a pot does not. The solar system is old.",
+        "Pick cherry tomatoes daily, and water each tomato plant well. Our solar system has a sun.",
     )
     terms = select_terms(stats).terms
-    assert "cherry tomato" in terms and "tomato" in terms
-    assert "cherry" not in terms  # both its occurrences are inside "cherry tomato"
+    assert {"cherry tomato", "tomato", "solar system"} <= set(terms)
+    # "system" heads a noun phrase, but only ever inside "solar system"; "cherry" heads none.
+    assert "system" not in terms and "cherry" not in terms
 
 
 def test_one_repeated_sentence_is_boilerplate() -> None:
