@@ -112,7 +112,8 @@ def test_demo_on_a_domain_the_sandbox_has_no_truth_for_says_so(tmp_path) -> None
     note = "the sandbox has no truth for domain webkb: true harvest and recall are not measured"
     assert f"Note: {note}." in _section(report, "## Crawl")
     against = _section(report, "## Against BFS").splitlines()
-    assert "| 10 | – | 0 | – | 0 |" in against  # not 0 % true harvest
+    # not 0 % true harvest (LP depends on the ontology the demo builds, so it is not pinned)
+    assert any(re.fullmatch(r"\| 10 \| – \| \d+ \| – \| \d+ \|", row) for row in against)
     plots = _section(report, "## Plots")
     assert "true_harvest (not measured); recall (not measured)" in plots
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kgcrawl.cli.common import SetOption, _load_topic, app, console, ontology_app
+from kgcrawl.ontology.taxonomy import DEFAULT_LIFT, DEFAULT_THETA
 
 
 @ontology_app.command("show")
@@ -82,6 +83,13 @@ def build_ontology(
     engine: Annotated[
         str, typer.Option(help="Lattice engine: cbo (fast) or concepts (the library).")
     ] = "cbo",
+    subsumption: Annotated[
+        float,
+        typer.Option(help="θ: share of a term's documents its parent must be in (1 = strict)."),
+    ] = DEFAULT_THETA,
+    lift: Annotated[
+        float, typer.Option(help="How much likelier the parent is in the term's documents.")
+    ] = DEFAULT_LIFT,
 ) -> None:
     """Build a domain ontology from a corpus with formal concept analysis (lattice → taxonomy)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -106,6 +114,8 @@ def build_ontology(
         min_support=min_support,
         max_concepts=max_concepts,
         engine=engine,
+        subsumption=subsumption,
+        lift=lift,
     )
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=console, transient=True) as bar:

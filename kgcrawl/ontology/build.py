@@ -9,6 +9,7 @@ the slow work starts; a lattice past the guard stops the build after the
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,14 +21,24 @@ from kgcrawl.ontology.hasse import lattice_dot, taxonomy_dot, write_diagram
 from kgcrawl.ontology.lattice import Lattice, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import Merged, merge_taxonomy, topic_root
 from kgcrawl.ontology.model import Ontology
-from kgcrawl.ontology.taxonomy import Taxonomy, build_taxonomy
+from kgcrawl.ontology.taxonomy import (
+    DEFAULT_LIFT,
+    DEFAULT_SECOND,
+    DEFAULT_THETA,
+    Taxonomy,
+    build_taxonomy,
+    check_taxonomy_options,
+)
 from kgcrawl.ontology.terms import (
     TermSelection,
+    TermStats,
     check_term_options,
     read_terms_file,
     select_terms,
 )
-from kgcrawl.text.corpus import Corpus, read_corpus
+from kgcrawl.text.corpus import Corpus, Document, read_corpus
+from kgcrawl.text.english import english_terms
+from kgcrawl.text.matching import token_length
 from kgcrawl.text.tokenize import add_user_words, join_phrases, keep_content, phrase_of, segment
 
 IRI_BASE = "https://w3id.org/kgcrawl/fca/"
@@ -56,6 +67,9 @@ class BuildOptions:
     max_concepts: int = 200_000
     engine: str = "cbo"
     hasse_limit: int = 60  # draw the full lattice up to this many concepts
+    subsumption: float = DEFAULT_THETA  # θ of taxonomy.py; 1.0 = strict inclusion
+    second_parent: float = DEFAULT_SECOND  # confidence a second asserted parent needs
+    lift: float = DEFAULT_LIFT  # P(u|t) / P(u) a parent u needs
 
 
 @dataclass
@@ -69,6 +83,7 @@ class BuildResult:
     lattice: Lattice
     taxonomy: Taxonomy
     merged: Merged
+    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     svg_skipped: bool = False  # Graphviz `dot` not installed
     timings: dict[str, float] = field(default_factory=dict)
@@ -76,6 +91,11 @@ class BuildResult:
     @property
     def ontology(self) -> Ontology:
         return self.merged.ontology
+
+    def top_terms(self, n: int) -> list[str]:
+        """The n terms of highest termhood (pinned terms have none of their own)."""
+        termhood = self.selection.termhood
+        return sorted(termhood, key=lambda t: -termhood[t])[:n]
 
     def summary(self) -> list[tuple[str, str]]:
         """(what, value) rows for the closing report."""
@@ -91,6 +111,8 @@ class BuildResult:
             ("classes", f"{len(self.taxonomy.classes)} from terms, {len(onto)} concepts in all"),
             ("joined base concepts", str(len(self.merged.joined))),
             ("depth", f"{onto.max_depth} ({onto.levels} levels)"),
+            ("directly under the root", _under_root(self.merged)),
+            ("highest termhood", ", ".join(self.top_terms(10))),
             ("seconds", f"{sum(self.timings.values()):.2f}"),
         ]
         if self.selection.missing:
@@ -119,6 +141,7 @@ def build_ontology(
     timings: dict[str, float] = {}
     check_term_options(opts.min_df, opts.max_df, opts.max_terms, opts.min_chars)
     check_lattice_options(opts.min_support, opts.max_concepts, opts.engine)
+    check_taxonomy_options(opts.subsumption, opts.second_parent, opts.lift)
     base = read_ontology(opts.base) if opts.base is not None else None
     pinned = list(opts.terms) + (read_terms_file(opts.terms_file) if opts.terms_file else [])
     corpus_path = Path(corpus_path)
@@ -137,24 +160,24 @@ def build_ontology(
         words = [text for c in base.concepts.values() for text in c.all_labels()] + pinned
         add_user_words(words)
         phrases = {phrase_of(text) for text in words}
-        doc_terms = []
+        stats = TermStats()
+        surfaces: Counter[tuple[str, str]] = Counter()
         for n, doc in enumerate(corpus.documents, start=1):
-            tokens = segment(doc.text, doc.lang == "zh", opts.nouns_only)
-            tokens = join_phrases(tokens, phrases)
-            doc_terms.append(set(keep_content(tokens)))
+            _count_document(doc, phrases, opts.nouns_only, stats, surfaces)
             report("segment", n, len(corpus))
 
     with _timed(timings, "terms"):
         report("terms", 0, 1)
         selection = select_terms(
-            doc_terms, opts.min_df, opts.max_df, opts.max_terms, pinned, opts.min_chars
+            stats, opts.min_df, opts.max_df, opts.max_terms, pinned, opts.min_chars
         )
+        variants = _variants(selection.terms, surfaces)
 
     files: list[Path] = []
     with _timed(timings, "context"):
         report("context", 0, 1)
         ids = [doc.id for doc in corpus.documents]
-        context = FormalContext.from_documents(ids, doc_terms, selection.terms)
+        context = FormalContext.from_documents(ids, stats.doc_terms, selection.terms)
         files.append(write_cxt(context, opts.lattice_dir / f"{domain}.cxt"))
 
     with _timed(timings, "lattice"):
@@ -169,8 +192,15 @@ def build_ontology(
 
     with _timed(timings, "taxonomy"):
         report("taxonomy", 0, 1)
-        taxonomy = build_taxonomy(context.attributes, context.extents)
-        merged = merge_taxonomy(taxonomy, base, iri, topic)
+        taxonomy = build_taxonomy(
+            context.attributes,
+            context.extents,
+            opts.subsumption,
+            opts.second_parent,
+            opts.lift,
+            len(context.objects),
+        )
+        merged = merge_taxonomy(taxonomy, base, iri, topic, variants)
 
     with _timed(timings, "diagram"):
         report("diagram", 0, 1)
@@ -200,10 +230,50 @@ def build_ontology(
         lattice=lattice,
         taxonomy=taxonomy,
         merged=merged,
+        variants=variants,
         files=files,
         svg_skipped=svg_path is None,
         timings=timings,
     )
+
+
+def _count_document(
+    doc: Document,
+    phrases: set[tuple[str, ...]],
+    nouns_only: bool,
+    stats: TermStats,
+    surfaces: Counter[tuple[str, str]],
+) -> None:
+    """A document's term counts: jieba nouns for Chinese, lemmas and phrases otherwise."""
+    if doc.lang == "zh":
+        tokens = join_phrases(segment(doc.text, True, nouns_only), phrases)
+        stats.add(Counter(keep_content(tokens)), token_length(doc.text))
+    else:
+        found = english_terms(doc.text)
+        stats.add(found.counts, found.tokens, found.inside, found.contexts, found.heads)
+        surfaces.update(found.surfaces)
+
+
+def _variants(
+    terms: tuple[str, ...], surfaces: Counter[tuple[str, str]]
+) -> dict[str, tuple[str, ...]]:
+    """Other spellings of each chosen term as written ("tomatoes" for "tomato"), commonest first.
+
+    They become altLabels, so the crawler, which matches words as written, finds them.
+    """
+    chosen = set(terms)
+    seen: dict[str, Counter[str]] = {}
+    for (term, surface), count in surfaces.items():
+        if term in chosen and surface != term:
+            seen.setdefault(term, Counter())[surface] += count
+    return {term: tuple(s for s, _ in counts.most_common()) for term, counts in seen.items()}
+
+
+def _under_root(merged: Merged) -> str:
+    onto = merged.ontology
+    classes = len(onto) - 1
+    under = len(onto.children[merged.topic])
+    return f"{under} of {classes} classes ({under / classes:.0%})" if classes else "0"
 
 
 def _support(lattice: Lattice) -> str:

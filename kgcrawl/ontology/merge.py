@@ -18,6 +18,7 @@ on every run. All FCA edges are Is-a.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
@@ -61,9 +62,18 @@ def topic_root(iri: str, topic: str) -> Ontology:
 
 
 def merge_taxonomy(
-    taxonomy: Taxonomy, base: Ontology, iri: str, topic: str | None = None
+    taxonomy: Taxonomy,
+    base: Ontology,
+    iri: str,
+    topic: str | None = None,
+    variants: Mapping[str, Sequence[str]] | None = None,
 ) -> Merged:
-    """`base` plus the taxonomy's classes, as the ontology `iri` (module docstring)."""
+    """`base` plus the taxonomy's classes, as the ontology `iri` (module docstring).
+
+    `variants` maps a term to its other written forms ("tomatoes" for "tomato"),
+    added as altLabels of the term's concept.
+    """
+    spelled = variants or {}
     topic_concept = base.find(topic) if topic else base.concepts[base.root]
     if topic_concept is None:
         raise OntologyError(f"{base.iri}: no concept labelled {topic!r} to be the topic")
@@ -92,8 +102,9 @@ def merge_taxonomy(
 
     concepts = dict(base.concepts)
     for cls, cls_iri in zip(taxonomy.classes, class_iri, strict=True):
+        forms = [v for t in cls.labels for v in spelled.get(t, ())]
         if cls_iri in base.concepts:
-            extra = [t for t in cls.labels if t not in label_owner]
+            extra = [t for t in cls.labels if t not in label_owner] + forms
             concepts[cls_iri] = _with_alt_labels(concepts[cls_iri], extra)
             continue
         parent = topic_concept.iri if cls.parent is None else class_iri[cls.parent]
@@ -101,7 +112,7 @@ def merge_taxonomy(
         extras.pop(parent, None)
         first, rest = cls.labels[0], cls.labels[1:]
         alt: dict[str, list[str]] = {}
-        for text in rest:
+        for text in dict.fromkeys((*rest, *forms)):
             alt.setdefault(lang_of(text), []).append(text)
         concepts[cls_iri] = Concept(
             iri=cls_iri,

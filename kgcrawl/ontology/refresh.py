@@ -5,7 +5,8 @@ from the knowledge graph — pages fetched by crawls of the domain — or from o
 run's state; the irrelevant pages downloaded alongside are the contrast set.
 
 1. Candidates: tokens, segmented as `build-ontology` segments (labels as jieba
-   user words, Latin phrases joined, stop words and numbers dropped), that are
+   user words, Latin phrases joined, stop words and numbers dropped; English
+   text also gives its lemmas and phrases, text/english.py), that are
    no label or altLabel of the ontology, in at least `min_pages` relevant pages
    and `min_share` of them, and at least `min_lift` times as common among the
    relevant pages as among the irrelevant ones. Ranked by relevant share −
@@ -50,6 +51,7 @@ from kgcrawl.ontology.fca import FormalContext
 from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import lang_of, ncname
 from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.text.english import english_terms
 from kgcrawl.text.tokenize import (
     add_user_words,
     is_chinese,
@@ -289,8 +291,10 @@ def _refresh(
     add_user_words(text for c in onto.concepts.values() for text in c.all_labels())
 
     def terms_of(text: str) -> set[str]:
-        tokens = join_phrases(segment(text, is_chinese(text), opts.nouns_only), phrases)
-        return set(keep_content(tokens))
+        chinese = is_chinese(text)
+        tokens = join_phrases(segment(text, chinese, opts.nouns_only), phrases)
+        # Other text: the words as written (labels, altLabels) and build-ontology's terms.
+        return set(keep_content(tokens)) | (set() if chinese else set(english_terms(text).counts))
 
     relevant_terms = [terms_of(p.text) for p in relevant]
     irrelevant_terms = [terms_of(p.text) for p in irrelevant]

@@ -2,7 +2,13 @@
 
 A corpus is a folder (searched recursively, in sorted order so runs repeat) of
 `.txt`, `.md`, `.html`/`.htm` (main text via trafilatura) and `.jsonl` files
-(`{"id": ..., "text": ...}` per line). One bad file must not cost the user the
+(`{"id": ..., "text": ...}` per line). Text is UTF-8, else GB18030 when it
+reads as Chinese, else whatever charset_normalizer finds (Windows-1252 and
+the other legacy code pages of old English files). Old HTML still yields its
+text: a comment closed by `>` alone (`<!-- x >`, which Netscape-era browsers
+ended there) would hide the rest of the page from a modern parser, so it is
+closed where the old browsers closed it, and a page trafilatura finds no main
+text in gives all its visible text. One bad file must not cost the user the
 whole corpus, so unreadable, undecodable or empty files and bad JSONL lines are
 skipped and named in `Corpus.skipped`; a corpus with no document at all is an
 error, because nothing downstream can work from it.
@@ -11,6 +17,7 @@ error, because nothing downstream can work from it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,33 +112,102 @@ def _file_text(name: str, suffix: str, raw: bytes, corpus: Corpus) -> str | None
         return _html_text(raw)
     text = decode(raw)
     if text is None:
-        corpus.skipped.append(Skipped(name, "undecodable (neither UTF-8 nor GB18030 text)"))
+        corpus.skipped.append(Skipped(name, UNDECODABLE))
     return text
 
 
+UNDECODABLE = "undecodable (binary, or no text encoding fits)"
+_COMMENT_OPEN = re.compile(rb"<!--")
+# Below this share of non-ASCII bytes a file that is neither UTF-8 nor Chinese is read as
+# Windows-1252 without asking charset_normalizer, which guesses Cyrillic or Japanese code
+# pages for short Western files ("café" in 8 bytes → "cafщ"). Greek or Russian text in a
+# single-byte code page is 60–80 % non-ASCII bytes.
+WESTERN_HIGH_SHARE = 0.3
+_WIDE_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+_WIDE = re.compile(f"[{_WIDE_CHARS}]")  # Han, kana, Hangul: what a wrong code page makes
+_WIDE_RUN = re.compile(f"[{_WIDE_CHARS}]{{2,}}")
+
+
 def decode(raw: bytes) -> str | None:
-    """UTF-8 (BOM allowed), else GB18030 (Chinese files saved as GBK); None for binary."""
+    """UTF-8 (BOM allowed), Chinese GB18030, else the legacy code page charset_normalizer finds.
+
+    None for binary data (NUL bytes) or when nothing fits. GB18030 is tried
+    before the detector only when the result reads as Chinese: it also
+    "decodes" much Windows-1252 text into nonsense Han characters.
+    """
     if b"\x00" in raw:
         return None
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            return raw.decode(encoding)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and _wide_in_runs(text):
+        return text
+    if sum(byte >= 0x80 for byte in raw) < WESTERN_HIGH_SHARE * len(raw):
+        try:  # mostly ASCII with a few accents and curly quotes: Western text
+            return raw.decode("cp1252")
         except UnicodeDecodeError:
+            pass
+    import charset_normalizer
+
+    best = charset_normalizer.from_bytes(raw).best()
+    # utf_16/32 without NUL bytes, or stray CJK characters, is a wrong guess.
+    guess = str(best) if best is not None and not best.encoding.startswith("utf_") else None
+    if guess is not None and (not _WIDE.search(guess) or _wide_in_runs(guess)):
+        return guess
+    try:
+        return raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return guess
+
+
+def _wide_in_runs(text: str) -> bool:
+    """True when there are CJK characters and at least half of them stand next to another."""
+    wide = len(_WIDE.findall(text))
+    return wide > 0 and sum(len(run) for run in _WIDE_RUN.findall(text)) * 2 >= wide
+
+
+def close_old_comments(raw: bytes) -> bytes:
+    """End each `<!--` that has no `-->` before the next `<!--` (or the end) at its first `>`."""
+    if b"<!--" not in raw:
+        return raw
+    out: list[bytes] = []
+    pos = 0
+    for match in _COMMENT_OPEN.finditer(raw):
+        start = match.start()
+        if start < pos:
             continue
-    return None
+        close = raw.find(b"-->", start + 4)
+        following = raw.find(b"<!--", start + 4)
+        if close != -1 and (following == -1 or close < following):
+            out.append(raw[pos : close + 3])
+            pos = close + 3
+            continue
+        gt = raw.find(b">", start + 4)
+        if gt == -1:
+            break
+        out.append(raw[pos:gt] + b"-->")
+        pos = gt + 1
+    out.append(raw[pos:])
+    return b"".join(out)
 
 
 def _html_text(raw: bytes) -> str:
     """Main text via trafilatura; all visible text when it finds no main part (short pages)."""
     import trafilatura
 
+    raw = close_old_comments(raw)
     return trafilatura.extract(raw) or trafilatura.html2txt(raw) or ""
 
 
 def _add_jsonl(corpus: Corpus, name: str, raw: bytes, seen: set[str]) -> None:
     text = decode(raw)
     if text is None:
-        corpus.skipped.append(Skipped(name, "undecodable (neither UTF-8 nor GB18030 text)"))
+        corpus.skipped.append(Skipped(name, UNDECODABLE))
         return
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

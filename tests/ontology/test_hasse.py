@@ -11,7 +11,7 @@ from kgcrawl.ontology.hasse import lattice_dot, taxonomy_dot, write_diagram
 from kgcrawl.ontology.lattice import build_lattice
 from kgcrawl.ontology.taxonomy import build_taxonomy
 from tests.ontology.test_closure import HAND
-from tests.ontology.test_taxonomy import CONTEXT
+from tests.ontology.test_taxonomy import with_second_parents
 
 
 def _nodes(dot: str) -> dict[str, str]:
@@ -41,7 +41,7 @@ def test_full_lattice_with_reduced_labels() -> None:
 
 
 def test_attribute_concept_order_draws_the_taxonomy() -> None:
-    taxonomy = build_taxonomy(*zip(*CONTEXT, strict=True))
+    taxonomy = with_second_parents()
     dot = taxonomy_dot(taxonomy, "旅游", "tour")
     nodes = _nodes(dot)
     assert nodes["root"] == "旅游"

@@ -6,8 +6,8 @@ import pytest
 
 from kgcrawl.ontology.merge import lang_of, merge_taxonomy, ncname, topic_root
 from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
-from kgcrawl.ontology.taxonomy import Taxonomy, TermClass, build_taxonomy
-from tests.ontology.test_taxonomy import CONTEXT
+from kgcrawl.ontology.taxonomy import Taxonomy, TermClass
+from tests.ontology.test_taxonomy import with_second_parents
 
 OUT = "http://example.org/fca/tour"
 NS = OUT + "#"
@@ -15,7 +15,7 @@ BASE = "http://example.org/base#"
 
 
 def _taxonomy() -> Taxonomy:
-    return build_taxonomy(*zip(*CONTEXT, strict=True))
+    return with_second_parents()
 
 
 def _tree(onto: Ontology) -> dict[str, tuple]:

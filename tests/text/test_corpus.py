@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kgcrawl.text.corpus import CorpusError, decode, read_corpus
+from kgcrawl.text.corpus import CorpusError, close_old_comments, decode, read_corpus
 
 HTML = """<html><head><meta charset="gbk"><title>标题</title></head><body>
 <nav>首页 | 关于我们 | 联系方式</nav>
@@ -57,7 +57,7 @@ def test_progress_is_reported_per_file(tmp_path) -> None:
 def test_bad_files_are_skipped_by_name(tmp_path) -> None:
     root = _write_corpus(tmp_path / "corpus")
     (root / "binary.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    (root / "latin1.txt").write_bytes("caf\xe9 \x80\xff".encode("latin-1"))
+    (root / "latin1.txt").write_bytes("Café menu – crème brûlée, € 4".encode("cp1252"))
     (root / "empty.md").write_text("  \n", encoding="utf-8")
     (root / "gone.txt").symlink_to(root / "nowhere.txt")  # exists in the listing, cannot be read
     (root / "notes.pdf").write_bytes(b"%PDF-1.4")
@@ -70,7 +70,6 @@ def test_bad_files_are_skipped_by_name(tmp_path) -> None:
     reasons = {s.name: s.reason for s in corpus.skipped}
     assert set(reasons) == {
         "binary.txt",
-        "latin1.txt",
         "empty.md",
         "gone.txt",
         "notes.pdf",
@@ -79,7 +78,8 @@ def test_bad_files_are_skipped_by_name(tmp_path) -> None:
         "bad.jsonl line 4",
     }
     assert reasons["binary.txt"].startswith("undecodable")
-    assert reasons["latin1.txt"].startswith("undecodable")
+    texts = {d.id: d.text for d in corpus.documents}
+    assert texts["latin1.txt"] == "Café menu – crème brûlée, € 4"  # Windows-1252, not skipped
     assert reasons["empty.md"] == "no text"
     assert reasons["gone.txt"].startswith("unreadable")
     assert reasons["notes.pdf"] == "not a corpus file type (.pdf)"
@@ -87,7 +87,30 @@ def test_bad_files_are_skipped_by_name(tmp_path) -> None:
     assert reasons["bad.jsonl line 3"] == 'expected {"id": ..., "text": "..."}'
     assert reasons["bad.jsonl line 4"] == "duplicate id bad.jsonl#1"
     assert "bad.jsonl#1" in [d.id for d in corpus.documents]
-    assert len(corpus) == 6
+    assert len(corpus) == 7
+
+
+OLD_PAGE = b"""<HTML>
+<HEADER><TITLE>Astronomy 101</TITLE></HEADER>
+<BODY>
+<!-- maintained by the department webmaster >
+<H1>Astronomy 101</H1>
+<P>Office hours are on Tuesday. The telescope session needs a clear sky.
+<HR><ADDRESS>Back to the <A HREF="/">department</A></ADDRESS>
+</BODY>
+"""
+
+
+def test_old_html_with_a_comment_closed_by_a_bracket_keeps_its_text(tmp_path) -> None:
+    (tmp_path / "astro.html").write_bytes(OLD_PAGE)
+    text = read_corpus(tmp_path).documents[0].text
+    assert "telescope session" in text and "webmaster" not in text
+
+
+def test_comments_are_closed_where_old_browsers_closed_them() -> None:
+    assert close_old_comments(b"a<!-- x >b<!-- y -->c") == b"a<!-- x -->b<!-- y -->c"
+    assert close_old_comments(b"a<!-- ok -->b") == b"a<!-- ok -->b"
+    assert close_old_comments(b"a<!-- never closed") == b"a<!-- never closed"
 
 
 def test_gbk_text_file_is_decoded(tmp_path) -> None:
@@ -125,7 +148,9 @@ def test_folder_of_bad_files_is_an_error(tmp_path) -> None:
         ("暴雨".encode("gb18030"), "暴雨"),
         (b"plain", "plain"),
         (b"a\x00b", None),
-        (b"\x80\xff", None),
+        (b"\x80\xff", "€ÿ"),  # Windows-1252, the last resort
+        ("café “au lait” – Zürich’s".encode("cp1252"), "café “au lait” – Zürich’s"),
+        ("Привет, это тест кодировки".encode("cp1251"), "Привет, это тест кодировки"),
     ],
 )
 def test_decode(raw: bytes, text: str | None) -> None:
