@@ -257,6 +257,8 @@ class Fetcher:
                 )
             except requests.RequestException as exc:
                 raise _cut_or(exchange.cut, failure_reason(exc)) from None
+            except ValueError:  # requests parses a 3xx's Location even without redirects
+                raise _Failure("bad redirect") from None
             with response:
                 status = response.status_code
                 headers = {k.lower(): v for k, v in response.headers.items()}
@@ -330,5 +332,7 @@ def failure_reason(exc: BaseException) -> str:
     ]
     for types, reason in kinds:
         if any(isinstance(e, types) for e in chain):
+            if reason == "bad header" and "content-length" in str(exc).lower():
+                return "bad content-length"  # e.g. two that disagree (request smuggling)
             return reason
     return "reset" if isinstance(exc, requests.ConnectionError) else "bad response"

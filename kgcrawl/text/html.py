@@ -11,8 +11,8 @@ never made of two pieces that are apart on the page.
 Links are made absolute (`<base href>` honoured) and canonical (`text.urls`);
 a link found twice on a page keeps one entry with both anchor texts. A hostile
 page loses only what is bad in it: an href no URL parser accepts drops that link,
-a `<base href>` that is not an http(s) URL is ignored (as browsers do), and after
-`max_links` distinct links (document order) further new ones are dropped.
+a `<base href>` that is not an http(s) URL is ignored (as browsers do), and once
+`max_links` distinct links (document order) are found, later anchors are not read.
 """
 
 from __future__ import annotations
@@ -199,9 +199,9 @@ class _Walker:
         elif tag == "base" and not self.base_set and el.get("href"):
             self.base = link_url(el.get("href"), self.base) or self.base
             self.base_set = True
-        elif tag in ("a", "area") and el.get("href") is not None:
+        elif tag in ("a", "area") and el.get("href") is not None and not self._full():
             url = link_url(el.get("href"), self.base)
-            if url is not None and (url in self.links or not self._full()):
+            if url is not None:
                 self.links.setdefault(url, [])  # document order: where the link starts
                 self.anchors.append(_Anchor(el, url, el.get("title") or ""))
         elif tag == "img" and self.anchors and not self.anchors[-1].alt:
