@@ -51,7 +51,7 @@ class HostileServer:
     def __init__(self, bound: float = 20.0, drip: float = 0.2, robots: str | None = None) -> None:
         self.bound = bound
         self.drip = drip
-        self.robots = robots  # robots.txt text, or None for 404
+        self.robots = robots  # robots.txt text, a hazard's path, or None for 404
         self.pages: dict[str, str] = {"/ok": OK_PAGE}
         self.hits: Counter[str] = Counter()
         self.times: list[tuple[float, str]] = []  # (monotonic time, path) of every request
@@ -130,6 +130,8 @@ class HostileServer:
     def _act(self, c: _Conn, path: str, target: str) -> None:
         """What each path does; unknown paths answer 404."""
         drip = self.drip
+        if path == "/robots.txt" and self.robots and self.robots.startswith("/"):
+            path = self.robots  # robots.txt acts out a hazard, e.g. "/drip-headers"
         if path == "/robots.txt":
             if self.robots is None:
                 c.send(response("404 Not Found", {"Content-Length": "0"}))

@@ -131,6 +131,16 @@ def test_crawl_delay_is_capped_at_max_wait() -> None:
     assert 0.95 <= spent < 1 + SLACK
 
 
+@pytest.mark.parametrize("hazard", ["/drip-headers", "/drip-body", "/silent"])
+def test_robots_txt_has_the_same_deadline(hazard) -> None:
+    with HostileServer(robots=hazard, bound=15.0) as server:
+        fetcher = Fetcher(replace(FAST, retries=0), parse_resolve([server.resolve]))
+        result, spent = timed(fetcher, server.url("/ok"))
+        assert result.reason == "robots"  # robots.txt that does not answer: disallow for now
+        assert server.hits["/ok"] == 0
+    assert spent < EXCHANGE + SLACK
+
+
 def test_stop_cuts_a_drip_and_a_pause_and_starts_nothing_new(server) -> None:
     stop = threading.Event()
     fetcher = Fetcher(replace(FAST, read_timeout=30.0), parse_resolve([server.resolve]), stop=stop)
