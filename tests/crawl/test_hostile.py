@@ -7,6 +7,10 @@ generous slack for a loaded CI machine: what they rule out is minutes or hours.
 
 from __future__ import annotations
 
+import shutil
+import socket
+import ssl
+import subprocess
 import threading
 import time
 import tracemalloc
@@ -190,3 +194,52 @@ def test_an_ipv6_literal_keeps_its_brackets(server) -> None:
     result = fetcher.fetch("http://[::1]:8080/ok")
     assert result.ok and result.final_url == "http://[::1]:8080/ok"
     assert Fetcher(FAST).fetch("http://[::1]:8080/ok").reason == "refused address"
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_https_to_the_pinned_address_keeps_the_name_for_sni_and_the_certificate(
+    tmp_path, monkeypatch
+) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=secure.test",
+         "-addext", "subjectAltName=DNS:secure.test"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    names: list[str] = []
+    context.sni_callback = lambda _sock, name, _ctx: names.append(name)
+    listener = socket.create_server(("127.0.0.1", 0))
+    page = b"<html><title>x</title><p>secure</p></html>"
+
+    def serve() -> None:
+        listener.settimeout(10)
+        for _ in range(2):  # robots.txt, then the page
+            conn, _ = listener.accept()
+            with context.wrap_socket(conn, server_side=True) as tls:
+                tls.recv(65536)
+                tls.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(page) + page
+                )
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    real = addresses.socket.getaddrinfo
+    monkeypatch.setattr(
+        addresses.socket,
+        "getaddrinfo",
+        lambda host, *a, **k: real("127.0.0.1" if host == "secure.test" else host, *a, **k),
+    )
+    monkeypatch.setattr(addresses, "is_public", lambda address: True)
+    fetcher = Fetcher(FAST)
+    fetcher._session().verify = str(cert)  # trust the test's certificate, check its name
+    try:
+        result = fetcher.fetch(f"https://secure.test:{listener.getsockname()[1]}/")
+    finally:
+        thread.join(15)
+        listener.close()
+    assert result.ok, result.reason
+    assert "secure" in result.text and names == ["secure.test", "secure.test"]
