@@ -118,28 +118,27 @@ def _watch_current(sock: socket.socket | None) -> None:
         exchange.watch(sock)
 
 
-class _WatchedHTTPConnection(HTTPConnection):
+class _Watched:
     """Registers its socket with the calling thread's exchange (new or reused connection)."""
 
+    sock: socket.socket | None
+
     def _new_conn(self) -> socket.socket:
-        sock = super()._new_conn()
+        sock = super()._new_conn()  # type: ignore[misc]
         _watch_current(sock)  # covers the TLS handshake too
         return sock
 
-    def getresponse(self, *args, **kwargs):  # type: ignore[override]
+    def getresponse(self, *args, **kwargs):
         _watch_current(self.sock)
-        return super().getresponse(*args, **kwargs)
+        return super().getresponse(*args, **kwargs)  # type: ignore[misc]
 
 
-class _WatchedHTTPSConnection(HTTPSConnection):
-    def _new_conn(self) -> socket.socket:
-        sock = super()._new_conn()
-        _watch_current(sock)
-        return sock
+class _WatchedHTTPConnection(_Watched, HTTPConnection):
+    pass
 
-    def getresponse(self, *args, **kwargs):  # type: ignore[override]
-        _watch_current(self.sock)
-        return super().getresponse(*args, **kwargs)
+
+class _WatchedHTTPSConnection(_Watched, HTTPSConnection):
+    pass
 
 
 class _HTTPPool(HTTPConnectionPool):
