@@ -86,7 +86,7 @@ def pages(draw) -> bytes:
     junk = draw(st.binary(max_size=64))
     head = "" if base is None else f'<base href="{base}">'
     links = "".join(f"<a href=\"{h}\">旅游 {i}</a><area href='{h}'>" for i, h in enumerate(hrefs))
-    html = f"<html><head>{head}<title>t</title></head><body>{'<' + tag + '>' * depth}"
+    html = f"<html><head>{head}<title>t</title></head><body>{f'<{tag}>' * depth}"
     return html.encode("utf-8", "surrogatepass") + junk + links.encode("utf-8", "replace")
 
 
