@@ -134,6 +134,10 @@ class Fetch:
     max_redirects: int = 5
     retries: int = 2
     max_bytes: int = 5_000_000
+    max_links: int = 5_000  # out-links kept per page, in document order
+    # Turn 2: the longest pause a server may impose on us (robots Crawl-delay, Retry-After);
+    # a host asking for more is waited on this long (Crawl-delay) or given up (Retry-After).
+    max_wait: float = 30.0
 
 
 @dataclass(frozen=True)

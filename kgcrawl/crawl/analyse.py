@@ -66,18 +66,28 @@ class StageTimes:
 
 
 def analyse_result(
-    url: str, result: FetchResult, matcher: TopicMatcher, times: StageTimes | None = None
+    url: str,
+    result: FetchResult,
+    matcher: TopicMatcher,
+    times: StageTimes | None = None,
+    max_links: int | None = None,
 ) -> Outcome:
-    """The Outcome of one fetch: a failure as it is, a page analysed."""
+    """The Outcome of one fetch: a failure as it is, a page analysed (≤ `max_links` links)."""
     times = times or StageTimes()
     outcome = failed_outcome(url, result)
     if not result.ok:
         return outcome
     with times.stage("parse and count"):
-        analysis = analyse_page(result.content, result.final_url, matcher, result.charset)
+        analysis = analyse_page(
+            result.content, result.final_url, matcher, result.charset, max_links
+        )
     body_text = analysis.parsed.groups[3] or analysis.parsed.text
+    # A page that fills the link cap is a list of links, not an article; trafilatura took
+    # +312 MB and 13.7 s on a page of 100 000 links (benchmarks/bench_hostile.py), so
+    # its body text stands in for the main text.
+    link_list = max_links is not None and len(analysis.links) >= max_links
     with times.stage("main text"):
-        text = main_text(result.text, body_text)
+        text = body_text if link_list else main_text(result.text, body_text)
     visible = analysis.parsed.text
     outcome.title = analysis.title
     outcome.text = text
@@ -119,7 +129,9 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
 
 
-def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
+def analyse_in_process(
+    url: str, result: FetchResult, max_links: int | None = None
+) -> tuple[Outcome, dict[str, float]]:
     """`analyse_result` in an analyser process, with its stage times."""
     times = StageTimes()
-    return analyse_result(url, result, _process_matcher, times), times.seconds
+    return analyse_result(url, result, _process_matcher, times, max_links), times.seconds

@@ -230,7 +230,4 @@ class Crawl:
         """After a redirect, the target URL is this page too: it is not fetched again."""
         if final_url == self.frontier.url_of(link):
             return
-        target = self.frontier.intern(final_url)
-        if self.frontier.state(target) == "queued":  # not when in flight with another worker
-            self.frontier.take(target)
-            self.frontier.visited(target, page)
+        self.frontier.claim(self.frontier.intern(final_url), page)

@@ -32,16 +32,27 @@ _SUPERSETS = {
 }
 
 
+# Python codecs a response may name that are not character sets of a web page: they
+# raise on any input (undefined), transform text (punycode, idna, the escapes), or
+# let the page smuggle markup past the parser (utf-7, which WHATWG forbids).
+_NOT_PAGE_CHARSETS = frozenset(
+    {"undefined", "punycode", "idna", "unicode-escape", "raw-unicode-escape", "utf-7", "mbcs"}
+)
+
+
 class DecodeError(KgcrawlError):
     """No charset we tried turns the bytes into text."""
 
 
 def _normal(name: str) -> str | None:
+    """The codec to decode a declared charset with; None for a name that is no page charset."""
     try:
-        canonical = codecs.lookup(name.strip().lower()).name
-    except LookupError:
+        info = codecs.lookup(name.strip().lower())
+    except (LookupError, ValueError):
         return None
-    return _SUPERSETS.get(name.strip().lower(), _SUPERSETS.get(canonical, canonical))
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_PAGE_CHARSETS:
+        return None  # base64, zlib, rot13 … are codecs, not charsets
+    return _SUPERSETS.get(name.strip().lower(), _SUPERSETS.get(info.name, info.name))
 
 
 def declared_charsets(body: bytes, content_type: str = "") -> list[str]:
@@ -63,7 +74,7 @@ def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
     for charset in dict.fromkeys(candidates):
         try:
             return _strip_bom(body.decode(charset)), charset
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):
             continue
     for charset in ("utf-8", "gb18030"):
         try:
@@ -73,11 +84,11 @@ def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
     from charset_normalizer import from_bytes
 
     best = from_bytes(body[:200_000]).best()
-    if best is not None and best.encoding:
-        charset = _normal(best.encoding) or best.encoding
+    charset = _normal(best.encoding) if best is not None and best.encoding else None
+    if charset:
         try:
             return _strip_bom(body.decode(charset)), charset
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):
             pass
     raise DecodeError(f"cannot decode the page (tried {', '.join(candidates) or 'detection'})")
 

@@ -32,11 +32,16 @@ from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result
+from kgcrawl.crawl.analyse import (
+    StageTimes,
+    analyse_in_process,
+    analyse_result,
+    failed_outcome,
+)
 from kgcrawl.crawl.analysers import start_analysers
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
-from kgcrawl.crawl.fetch import Fetcher, FetchResult
+from kgcrawl.crawl.fetch import STOPPED, Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState, new_run_id
 from kgcrawl.crawl.strategies.base import uses_keywords
@@ -174,14 +179,14 @@ class Engine:
             version.check(self.run_id)
         self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings))
         self.crawl.seed(list(settings.seeds))
-        self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
+        self._stop = threading.Event()  # SIGINT / SIGTERM: the fetcher's pauses and reads end too
+        self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve), stop=self._stop)
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
         self.on_commit = on_commit
         self.on_progress = on_progress
         self.on_outcome = on_outcome  # each outcome as it is folded in (not on replay)
         self.progress = Progress(self.run_id, settings.crawl.max_pages)
         self._committed: list[Outcome] = []
-        self._stop = threading.Event()
         self.times = StageTimes()
         self._analysers: ProcessPoolExecutor | None = None
 
@@ -314,28 +319,36 @@ class Engine:
                 future.cancel()
 
     def _work(self, url: str) -> Outcome:
-        """Fetch and analyse one URL (in a worker thread when there are several)."""
+        """Fetch and analyse one URL (in a worker thread when there are several); never raises.
+
+        A page no parser survives is a failure row `parse: <error>`, so a resume goes past it.
+        """
         with self.times.stage("fetch"):
             result: FetchResult = self.fetcher.fetch(url)
         if self.warc and result.status is not None and result.content:
             with self.times.stage("state write"):
                 self.warc.write(result.final_url, result.status, result.headers, result.content)
+        max_links = self.settings.fetch.max_links
         try:
             if self._analysers is None or not result.ok:
-                return analyse_result(url, result, self.crawl.matcher, self.times)
-            outcome, seconds = self._analysers.submit(analyse_in_process, url, result).result()
+                return analyse_result(url, result, self.crawl.matcher, self.times, max_links)
+            future = self._analysers.submit(analyse_in_process, url, result, max_links)
+            outcome, seconds = future.result()
             for stage, spent in seconds.items():
                 self.times.add(stage, spent)
             return outcome
         except Exception as exc:  # a page no parser survives must not stop the crawl
+            log.warning("analysis of %s failed: %r", url, exc)
             result.reason = f"parse: {type(exc).__name__}"
-            return analyse_result(url, result, self.crawl.matcher)
+            return failed_outcome(url, result)
 
     def _use_version(self, version: OntologyVersion) -> None:
         settings = version.settings(self.settings)
         self.crawl.use_ontology(settings, topic_for(settings))
 
     def _fold(self, link: int, outcome: Outcome) -> None:
+        if outcome.reason == STOPPED:  # cut by the stop signal: not an outcome, asked again
+            return  # on resume (the link stays unvisited in the log)
         with self.times.stage("score"):
             outcome = self.crawl.fold_logged(link, outcome)
         self.state.append(outcome)

@@ -382,6 +382,18 @@ class Frontier:
         if page is not None:
             self._page[link] = page
 
+    def claim(self, link: int, page: int) -> None:
+        """`link` was downloaded under another URL (a redirect's target): visited with `page`,
+        so a later direct link to it is not fetched again. A link in flight is left alone."""
+        state = self._state[link]
+        if state in _UNVISITED:
+            self._leave(link)
+            self._pinned[link] = False
+        elif state != NEW:
+            return
+        self._state[link] = VISITED
+        self._page[link] = page
+
     # ---- re-scoring --------------------------------------------------------------
 
     def set_pagerank(self, ranks: np.ndarray) -> None:

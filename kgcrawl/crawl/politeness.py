@@ -36,6 +36,11 @@ class HostGate:
             finally:
                 self._next[host] = self._clock() + delay
 
+    def defer(self, host: str, seconds: float) -> None:
+        """The host asked for a pause (Retry-After): no request to it for `seconds`."""
+        with self._guard:
+            self._next[host] = max(self._next.get(host, 0.0), self._clock() + seconds)
+
     def ready_at(self, host: str) -> float:
         """When the host may next be asked (the clock's time; 0 when never asked)."""
         return self._next.get(host, 0.0)

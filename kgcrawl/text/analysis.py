@@ -42,10 +42,17 @@ class PageAnalysis:
 
 
 def analyse_page(
-    body: bytes, url: str, matcher: TopicMatcher, charset: str = "utf-8"
+    body: bytes,
+    url: str,
+    matcher: TopicMatcher,
+    charset: str = "utf-8",
+    max_links: int | None = None,
 ) -> PageAnalysis:
-    """Parse the bytes once (in the fetcher's `charset`), count topic words per group and anchor."""
-    parsed = parse_html(body, url, charset)
+    """Parse the bytes once (in the fetcher's `charset`), count topic words per group and anchor.
+
+    At most `max_links` out-links are kept (the first in document order).
+    """
+    parsed = parse_html(body, url, charset, max_links)
     counts = np.zeros((matcher.n, GROUPS), dtype=np.int32)
     for k, text in enumerate(parsed.groups):
         for i, c in matcher.count_sparse(text).items():

@@ -9,7 +9,10 @@ boundaries and wherever text of another group came in between, so a label is
 never made of two pieces that are apart on the page.
 
 Links are made absolute (`<base href>` honoured) and canonical (`text.urls`);
-a link found twice on a page keeps one entry with both anchor texts.
+a link found twice on a page keeps one entry with both anchor texts. A hostile
+page loses only what is bad in it: an href no URL parser accepts drops that link,
+a `<base href>` that is not an http(s) URL is ignored (as browsers do), and once
+`max_links` distinct links (document order) are found, later anchors are not read.
 """
 
 from __future__ import annotations
@@ -75,14 +78,19 @@ class ParsedPage:
 
 def link_url(href: str, base: str) -> str | None:
     """The canonical absolute URL an `href` points to (`text.urls`), or None if not http(s)."""
-    return _canonical(urljoin(base, href.strip()))
+    try:
+        return _canonical(urljoin(base, href.strip()))
+    except ValueError:  # urljoin on `http://[::1` and the like
+        return None
 
 
 # Navigation links repeat on every page of a site, and canonical_url takes ≈ 12 µs.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_url)
 
 
-def parse_html(body: bytes, url: str, charset: str = "utf-8") -> ParsedPage:
+def parse_html(
+    body: bytes, url: str, charset: str = "utf-8", max_links: int | None = None
+) -> ParsedPage:
     """Tag groups, title and out-links of a page, in one pass over the lxml tree.
 
     `charset` is the one the fetcher settled on (`crawl.decode`); lxml gets the
@@ -100,7 +108,7 @@ def parse_html(body: bytes, url: str, charset: str = "utf-8") -> ParsedPage:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError:
         root = None
-    walker = _Walker(page_url)
+    walker = _Walker(page_url, max_links)
     if root is not None:
         walker.walk(etree.iterwalk(root, events=("start", "end")))
     return ParsedPage(
@@ -134,8 +142,9 @@ class _Anchor:
 class _Walker:
     """The state of the single pass: group stack, skip depth, open anchors, output."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, max_links: int | None = None) -> None:
         self.base = url
+        self.max_links = max_links
         self.base_set = False
         self.title = ""
         self.pieces: list[list[str]] = [[] for _ in range(GROUPS)]
@@ -188,15 +197,19 @@ class _Walker:
             self.emit(el.get("content"), 1)
             self.boundary = True
         elif tag == "base" and not self.base_set and el.get("href"):
-            self.base = urljoin(self.base, el.get("href").strip())
+            self.base = link_url(el.get("href"), self.base) or self.base
             self.base_set = True
-        elif tag in ("a", "area") and el.get("href") is not None:
+        elif tag in ("a", "area") and el.get("href") is not None and not self._full():
             url = link_url(el.get("href"), self.base)
             if url is not None:
+                self.links.setdefault(url, [])  # document order: where the link starts
                 self.anchors.append(_Anchor(el, url, el.get("title") or ""))
         elif tag == "img" and self.anchors and not self.anchors[-1].alt:
             self.anchors[-1].alt = el.get("alt") or ""
         self.emit(el.text, group)
+
+    def _full(self) -> bool:
+        return self.max_links is not None and len(self.links) >= self.max_links
 
     def end(self, el, tag: str) -> None:
         self.groups.pop()
@@ -204,8 +217,7 @@ class _Walker:
             self.boundary = True
         if self.anchors and self.anchors[-1].element is el:
             anchor = self.anchors.pop()
-            texts = self.links.setdefault(anchor.url, [])
             text = anchor.text()
             if text:
-                texts.append(text)
+                self.links[anchor.url].append(text)
         self.emit(el.tail, self.groups[-1])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -16,19 +17,30 @@ def canonical_url(url: str) -> str | None:
 
     w3lib keeps an explicit `:80`/`:443` (NOTES.md), so we drop it ourselves; session
     ids (`;jsessionid=…` in the path, `sid=…` and the like in the query) are dropped too.
+    An IPv6 literal keeps its brackets (`http://[::1]:8080/`); a URL no parser agrees
+    on (`http://[::1`, `http://[v1.x]/`, a port past 65535) is None, never an exception.
     """
+    try:
+        return _canonical(url.strip())
+    except (ValueError, UnicodeError):  # urlsplit / IDNA on a hostile URL
+        return None
+
+
+def _canonical(url: str) -> str | None:
     from w3lib.url import canonicalize_url
 
-    url = url.strip()
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return None
+    parts = urlsplit(url)
+    port = parts.port
     if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    if "[" in parts.netloc and not _ipv6(parts.hostname):
         return None
     canon = urlsplit(canonicalize_url(url, keep_fragments=False))
     netloc = canon.hostname or ""
+    if not netloc:
+        return None
+    if ":" in netloc:
+        netloc = f"[{netloc}]"
     if port is not None and port != _DEFAULT_PORTS[canon.scheme]:
         netloc = f"{netloc}:{port}"
     if canon.username:
@@ -44,5 +56,17 @@ def canonical_url(url: str) -> str | None:
 
 
 def host_of(url: str) -> str:
-    """The host name of a URL, lower-cased, without port (the unit of politeness)."""
-    return (urlsplit(url).hostname or "").lower()
+    """The host name of a URL, lower-cased, without port (the unit of politeness); "" if none."""
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def _ipv6(host: str) -> bool:
+    """A bracketed host must be a plain IPv6 address (no zone id, no IPvFuture)."""
+    try:
+        ipaddress.IPv6Address(host)
+    except ValueError:
+        return False
+    return True

@@ -36,3 +36,22 @@ def test_bad_entries_name_the_entry(entry: str) -> None:
 )
 def test_private_loopback_link_local_are_not_public(address: str, public: bool) -> None:
     assert is_public(address) is public
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+        "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+        "64:ff9b:1::a00:1",  # local-use NAT64
+        "2002:7f00:1::",  # 6to4 of 127.0.0.1
+        "2002:808:808::1",  # 6to4 of a public address: still a tunnel into some network
+        "::7f00:1",  # IPv4-compatible ::127.0.0.1
+        "::ffff:8.8.8.8",  # IPv4-mapped
+        "fec0::1",  # site-local
+        "fe80::1%eth0",  # link-local with a zone
+    ],
+)
+def test_ipv6_forms_that_reach_ipv4_or_a_site_are_not_public(address: str) -> None:
+    # Python's is_global says True for all but the last two; SPEC §6 turn 2 refuses them
+    assert is_public(address) is False
