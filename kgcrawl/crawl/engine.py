@@ -188,6 +188,8 @@ class Engine:
         self.mappings = parse_resolve(resolve)
         self.fetcher = Fetcher(settings.fetch, self.mappings)
         self.executor = executor or Executor()
+        if self.executor.kind == "ray" and warc:
+            raise KgcrawlError(f"run {self.run_id} writes a WARC: resume it with --executor local")
         self.turns = HostTurns()  # politeness, decided here for every worker (crawl/dispatch.py)
         self.dispatcher: Dispatcher | None = None  # the last parallel loop's, for its occupancy
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
