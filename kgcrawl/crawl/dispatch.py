@@ -136,12 +136,16 @@ class Dispatcher:
         return max(0.0, min(ends) - now) if ends else None
 
     def collect(self, timeout: float | None) -> list[tuple[int, Done | BaseException]]:
-        """Wait for at least one answer (or the timeout); each link with its Done or error."""
+        """Wait for at least one answer (or the timeout); each link with its Done or error.
+
+        Answers come in the order their links went out, so that workers answering
+        at once (a replay of recorded outcomes) fold in the same order every time.
+        """
         if not self.in_flight:
             return []
         done, _ = wait(self.in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
         answers: list[tuple[int, Done | BaseException]] = []
-        for future in done:
+        for future in [f for f in self.in_flight if f in done]:
             link = self.in_flight.pop(future)
             error = future.exception()
             answers.append((link, error if error is not None else future.result()))

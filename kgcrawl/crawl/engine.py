@@ -175,7 +175,9 @@ class Engine:
         on_progress: Callable[[Progress], None] | None = None,
         on_outcome: OnOutcome | None = None,
         executor: Executor | None = None,
+        workers: Workers | None = None,
     ) -> None:
+        """`workers`: a ready-made pool instead of the executor's (a benchmark's replay)."""
         self.settings = settings
         self.state = state
         meta = state.meta()
@@ -188,6 +190,7 @@ class Engine:
         self.mappings = parse_resolve(resolve)
         self.fetcher = Fetcher(settings.fetch, self.mappings)
         self.executor = executor or Executor()
+        self._given_workers = workers
         if self.executor.kind == "ray" and warc:
             raise KgcrawlError(f"run {self.run_id} writes a WARC: resume it with --executor local")
         self.turns = HostTurns()  # politeness, decided here for every worker (crawl/dispatch.py)
@@ -310,6 +313,8 @@ class Engine:
             dispatcher.close()
 
     def _start_workers(self) -> Workers:
+        if self._given_workers is not None:
+            return self._given_workers
         capacity, matcher = self.settings.crawl.workers, self.crawl.matcher
         if self.executor.kind == "ray":
             from kgcrawl.crawl.ray_workers import RayWorkers
