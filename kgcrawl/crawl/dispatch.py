@@ -130,10 +130,16 @@ class Dispatcher:
         self.in_flight[self.workers.submit(self.crawl.url_of(link))] = link
 
     def next_wake(self) -> float | None:
-        """Seconds until a parked host's rest ends (None: no parked host is resting)."""
+        """Seconds until a parked host's rest ends, when a slot is free for it; else None.
+
+        A parked host already free waits for a slot, not for time: waking for it would spin.
+        """
+        if len(self.in_flight) >= self.workers.capacity:
+            return None
         now = self.turns.clock()
-        ends = [self.turns.ready_at.get(h, 0.0) for h in self.parked if h not in self.turns.busy]
-        return max(0.0, min(ends) - now) if ends else None
+        ready_at, busy = self.turns.ready_at, self.turns.busy
+        ends = [at for h in self.parked if h not in busy and (at := ready_at.get(h, 0.0)) > now]
+        return min(ends) - now if ends else None
 
     def collect(self, timeout: float | None) -> list[tuple[int, Done | BaseException]]:
         """Wait for at least one answer (or the timeout); each link with its Done or error.

@@ -304,7 +304,7 @@ class Engine:
                     break
                 wake = dispatcher.next_wake()
                 if not dispatcher.in_flight:  # only resting hosts are left: wait on the first
-                    self._stop.wait(wake or 0.0)
+                    self._stop.wait(POLL if wake is None else wake)
                     continue
                 timeout = POLL if wake is None else min(POLL, wake)
                 for link, answer in dispatcher.collect(timeout):
