@@ -55,8 +55,11 @@ class HostTurns:
         self.ready_at[host] = self.clock() + delay
 
     def unavailable(self, now: float) -> set[str]:
-        """Hosts with a request in flight or still resting."""
-        return self.busy | {host for host, at in self.ready_at.items() if at > now}
+        """Hosts with a request in flight or still resting (rests that ended are forgotten)."""
+        ended = [host for host, at in self.ready_at.items() if at <= now]
+        for host in ended:
+            del self.ready_at[host]
+        return self.busy | self.ready_at.keys()
 
     def rest(self, host: str, sleep: Callable[[float], None] = time.sleep) -> None:
         """Wait out the host's rest (the sequential loop: one request at a time)."""
