@@ -37,7 +37,8 @@ SLACK = 0.05  # the server stamps a request's end when its last byte is written,
 def test_a_ray_crawl_is_valid_polite_and_at_parity(ray_cluster, sandbox, graph_store, tmp_path,
                                                    monkeypatch) -> None:  # fmt: skip
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
-    settings = settings_for(graph_store.uri, 120, **{"fetch.delay": DELAY})
+    # 8 workers = two actors, each with its own fetcher: only the scheduler keeps them polite
+    settings = settings_for(graph_store.uri, 120, **{"fetch.delay": DELAY, "crawl.workers": 8})
     sandbox.clear_log()
     request = CrawlRequest(resolve=tuple(sandbox.resolve), executor="ray")
     result = crawl(settings, request)
