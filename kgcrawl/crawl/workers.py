@@ -64,7 +64,7 @@ def host_delay(fetcher: Fetcher, url: str) -> float:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return settings.delay
-    rules = fetcher.robots.rules(f"{parts.scheme}://{parts.netloc}")  # cached by the fetch
+    rules = fetcher.robots.rules(f"{parts.scheme}://{parts.netloc}")  # the fetch cached it
     return max(settings.delay, rules.crawl_delay(settings.user_agent))
 
 
@@ -86,6 +86,8 @@ def fetch_and_analyse(
     except Exception as exc:  # a page no parser survives must not stop the crawl
         result.reason = f"parse: {type(exc).__name__}"
         outcome = failed_outcome(url, result)
+    if result.status is None:  # no answer from the host (or no request): the plain delay
+        return Done(outcome, fetcher.settings.delay)
     return Done(outcome, host_delay(fetcher, url))
 
 
