@@ -104,6 +104,7 @@ def crawl(
     """
     from kgcrawl.calibrate import resolve_thresholds
 
+    Executor(request.executor, request.ray_address).check()  # before anything is started
     if state is None:
         settings = resolve_thresholds(settings, _announce)
     with ExitStack() as stack:

@@ -146,18 +146,14 @@ def crawl(
 
 
 def _check_executor(executor: str, ray_address: str | None, warc: Path | None) -> None:
-    """--executor is local or ray; ray needs the extra installed; --ray-address needs ray."""
-    if executor not in ("local", "ray"):
-        raise typer.BadParameter(f"--executor must be local or ray, not {executor!r}")
-    if executor == "local":
-        if ray_address is not None:
-            raise typer.BadParameter("--ray-address needs --executor ray")
-        return
-    if warc is not None:
-        raise typer.BadParameter("--warc needs --executor local (ray keeps responses on its nodes)")
-    from kgcrawl.crawl.ray_workers import import_ray
+    """--executor is local or ray (ray installed); --ray-address needs ray, --warc local."""
+    from kgcrawl.crawl.engine import Executor
 
-    import_ray()  # one line saying how to install it when it is missing
+    if executor == "local" and ray_address is not None:
+        raise typer.BadParameter("--ray-address needs --executor ray")
+    if executor == "ray" and warc is not None:
+        raise typer.BadParameter("--warc needs --executor local (ray keeps responses on its nodes)")
+    Executor(executor, ray_address).check()
 
 
 def _refuse_new_run_options(given: CrawlOptions, has_set: bool) -> None:

@@ -155,6 +155,15 @@ class Executor:
     kind: str = "local"
     address: str | None = None  # ray: "auto", "ray://HOST:10001", or None for a local Ray
 
+    def check(self) -> None:
+        """A known kind, and Ray importable for "ray" (else one line saying how to install it)."""
+        if self.kind not in ("local", "ray"):
+            raise KgcrawlError(f"the executor must be local or ray, not {self.kind!r}")
+        if self.kind == "ray":
+            from kgcrawl.crawl.ray_workers import import_ray
+
+            import_ray()
+
 
 def _answer(future: Future[Done]) -> Done | BaseException:
     error = future.exception()

@@ -28,7 +28,7 @@ def test_without_ray_one_line_says_how_to_install_it(monkeypatch, capsys, tmp_pa
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["--executor", "spark"], "--executor must be local or ray, not 'spark'"),
+        (["--executor", "spark"], "must be local or ray, not 'spark'"),
         (["--ray-address", "auto"], "--ray-address needs --executor ray"),
         (["--executor", "ray", "--warc", "x.warc.gz"], "--warc needs --executor local"),
     ],
