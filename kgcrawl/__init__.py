@@ -86,13 +86,16 @@ def crawl(
     resolve: Iterable[str] = (),
     run_id: str | None = None,
     graph: str | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
     set: Mapping[str, Any] | None = None,
     on_page: Callable[[PageRecord], None] | None = None,
 ) -> CrawlResult:
     """Crawl a domain (a name, a pipeline file or Settings) until the budget or the frontier ends.
 
     The options are those of `kgcrawl crawl`; `set` overrides any setting
-    (`{"relevance.alpha": 0.5}`), `graph="none"` crawls without the knowledge graph.
+    (`{"relevance.alpha": 0.5}`), `graph="none"` crawls without the knowledge graph,
+    `executor="ray"` runs the workers on a Ray cluster (`ray_address`, as `--ray-address`).
     `on_page(record)` is called once per downloaded page as the crawl folds it in,
     with its url, title, main text, R(p), relevance and concepts ({label: count}).
     The run is kept under `$KGCRAWL_HOME/runs/` (else `.kgcrawl/runs/`): `open_run` reads it.
@@ -105,7 +108,8 @@ def crawl(
     options = CrawlOptions(
         max_pages=max_pages, strategy=strategy, workers=workers, seed=seed, delay=delay,
         graph=graph, sandbox=sandbox, sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
-        resolve=tuple(resolve), run_id=run_id, overrides=dict(set or {}),
+        resolve=tuple(resolve), run_id=run_id, executor=executor, ray_address=ray_address,
+        overrides=dict(set or {}),
     )  # fmt: skip
     notice = logging.getLogger("kgcrawl").info
     settings = crawl_settings(domain_or_settings, options, notice, origin="python")

@@ -43,6 +43,8 @@ class CrawlOptions:
     run_id: str | None = None
     warc: Path | None = None
     ontology: Path | None = None
+    executor: str = "local"  # not a setting: where the workers run changes no result
+    ray_address: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)  # section.key → value (--set)
 
     def setting_values(self) -> dict[str, Any]:
@@ -115,6 +117,8 @@ def crawl_request(options: CrawlOptions, settings: Settings) -> CrawlRequest:
         warc=options.warc,
         run_id=options.run_id or new_run_id(settings.domain, settings.crawl.strategy),
         ontology=options.ontology.resolve() if options.ontology else None,
+        executor=options.executor,
+        ray_address=options.ray_address,
     )
 
 

@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgcrawl.config import Settings
-from kgcrawl.crawl.engine import CrawlResult, Engine, OnOutcome, Progress, start_run
+from kgcrawl.crawl.engine import (
+    CrawlResult,
+    Engine,
+    Executor,
+    OnOutcome,
+    Progress,
+    start_run,
+)
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import switch_ontology
 from kgcrawl.errors import KgcrawlError
@@ -79,6 +86,8 @@ class CrawlRequest:
     warc: Path | None = None
     run_id: str | None = None
     ontology: Path | None = None  # resume: go on with this ontology version
+    executor: str = "local"  # or "ray": where the workers run (crawl/workers.py)
+    ray_address: str | None = None  # ray: "auto", "ray://HOST:10001", None for a local Ray
 
 
 def crawl(
@@ -95,6 +104,7 @@ def crawl(
     """
     from kgcrawl.calibrate import resolve_thresholds
 
+    Executor(request.executor, request.ray_address).check()  # before anything is started
     if state is None:
         settings = resolve_thresholds(settings, _announce)
     with ExitStack() as stack:
@@ -115,8 +125,8 @@ def crawl(
         if sink is not None:
             stack.callback(sink.store.close)
         engine = Engine(settings, state, resolve=resolve, warc=request.warc,
-                        on_commit=sink, on_progress=on_progress,
-                        on_outcome=on_outcome)  # fmt: skip
+                        on_commit=sink, on_progress=on_progress, on_outcome=on_outcome,
+                        executor=Executor(request.executor, request.ray_address))  # fmt: skip
         replayed = engine.replay()
         result = engine.run()
         if sink is not None:

@@ -4,4 +4,5 @@ pytest_plugins: list[str] = [
     "tests.fixtures.jieba_words",
     "tests.fixtures.graph",
     "tests.fixtures.sandbox",
+    "tests.fixtures.ray_cluster",
 ]

@@ -76,6 +76,23 @@ def crawl(
         typer.Option("--warc", help="Write every response to this WARC file (default: none)."),
     ] = None,
     graph: GraphOption = None,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where the workers run: local (threads and processes here) or ray (a Ray "
+            "cluster; pip install 'kgcrawl[ray]'). Allowed with --resume.",
+            show_default=True,
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="With --executor ray: auto (the cluster of `ray start`), ray://HOST:10001, "
+            "or a cluster's HOST:6379 (default: a Ray started for this crawl).",
+        ),
+    ] = None,
     run_id: Annotated[
         str | None,
         typer.Option("--run-id", help="Name the new run (default: DOMAIN-STRATEGY-TIME)."),
@@ -100,16 +117,18 @@ def crawl(
 
     if (domain is None) == (resume is None):
         raise typer.BadParameter("give a DOMAIN to start a crawl, or --resume ID (not both)")
+    _check_executor(executor, ray_address, warc)
     crawl_options = CrawlOptions(
         max_pages=max_pages, strategy=strategy, workers=workers, seed=seed, delay=delay,
         graph=graph, sandbox=sandbox, sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
         resolve=tuple(resolve or ()), run_id=run_id, warc=warc, ontology=ontology,
-        overrides=parse_overrides(set_ or []),
+        executor=executor, ray_address=ray_address, overrides=parse_overrides(set_ or []),
     )  # fmt: skip
     if resume:
         _refuse_new_run_options(crawl_options, bool(set_))
         request = CrawlRequest(resolve=crawl_options.resolve, warc=warc,
-                               ontology=ontology.resolve() if ontology else None)  # fmt: skip
+                               ontology=ontology.resolve() if ontology else None,
+                               executor=executor, ray_address=ray_address)  # fmt: skip
         run_id = resume
     else:
         settings = crawl_settings(domain, crawl_options, notice)
@@ -124,6 +143,17 @@ def crawl(
     except KeyboardInterrupt:  # a second Ctrl-C, or one before the crawl loop started
         raise Interrupted(run_id) from None
     console.print(crawl_summary(result))
+
+
+def _check_executor(executor: str, ray_address: str | None, warc: Path | None) -> None:
+    """--executor is local or ray (ray installed); --ray-address needs ray, --warc local."""
+    from kgcrawl.crawl.engine import Executor
+
+    if executor == "local" and ray_address is not None:
+        raise typer.BadParameter("--ray-address needs --executor ray")
+    if executor == "ray" and warc is not None:
+        raise typer.BadParameter("--warc needs --executor local (ray keeps responses on its nodes)")
+    Executor(executor, ray_address).check()
 
 
 def _refuse_new_run_options(given: CrawlOptions, has_set: bool) -> None:

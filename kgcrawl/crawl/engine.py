@@ -2,9 +2,12 @@
 
 `Crawl` (crawl/core.py) holds the algorithm's state and does the thinking —
 select a link, fold an outcome in; this module feeds it. With one worker the
-loop is sequential and, with a seed, deterministic. With more, the strategy
-hands out up to `workers` links at once, never two of one host, and outcomes
-are folded in as they arrive.
+loop is sequential and, with a seed, deterministic. With more, a `Dispatcher`
+(crawl/dispatch.py) keeps up to `workers` links out at once, never two of one
+host, and outcomes are folded in as they arrive. The workers are anything
+that fetches and analyses a URL into an Outcome (crawl/workers.py): local
+threads and processes, or Ray actors (crawl/ray_workers.py); the scheduler —
+frontier, strategy, PageRank, politeness, run log, graph writes — is this process.
 
 Every outcome goes to the run log in the order it was folded in; the log is
 committed every `checkpoint_every` outcomes and on SIGINT / SIGTERM. A resumed
@@ -20,26 +23,15 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    Future,
-    ProcessPoolExecutor,
-    ThreadPoolExecutor,
-    wait,
-)
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import (
-    StageTimes,
-    analyse_in_process,
-    analyse_result,
-    failed_outcome,
-)
-from kgcrawl.crawl.analysers import start_analysers
+from kgcrawl.crawl.analyse import StageTimes, failed_outcome
 from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.dispatch import Dispatcher, HostTurns
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
 from kgcrawl.crawl.fetch import STOPPED, Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
@@ -47,11 +39,11 @@ from kgcrawl.crawl.state import RunState, new_run_id
 from kgcrawl.crawl.strategies.base import uses_keywords
 from kgcrawl.crawl.versions import OntologyVersion, as_meta, recorded, version_of
 from kgcrawl.crawl.warc import WarcArchive
+from kgcrawl.crawl.workers import Done, LocalWorkers, Workers
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.topic import TopicModel, topic_model_for
 
-# With several workers, pages are analysed in processes (parsing is CPU work under the GIL).
-ANALYSER_PROCESSES = 2
+POLL = 0.5  # seconds: the longest the loop waits for an answer before it looks at the stop flag
 
 log = logging.getLogger("kgcrawl.crawl")
 
@@ -156,6 +148,28 @@ def _jsonable(value: object) -> object:
     return value
 
 
+@dataclass(frozen=True)
+class Executor:
+    """Where the workers run: "local" (threads and processes here) or "ray" (a Ray cluster)."""
+
+    kind: str = "local"
+    address: str | None = None  # ray: "auto", "ray://HOST:10001", or None for a local Ray
+
+    def check(self) -> None:
+        """A known kind, and Ray importable for "ray" (else one line saying how to install it)."""
+        if self.kind not in ("local", "ray"):
+            raise KgcrawlError(f"the executor must be local or ray, not {self.kind!r}")
+        if self.kind == "ray":
+            from kgcrawl.crawl.ray_workers import import_ray
+
+            import_ray()
+
+
+def _answer(future: Future[Done]) -> Done | BaseException:
+    error = future.exception()
+    return error if error is not None else future.result()
+
+
 class Engine:
     """Runs one crawl to `max_pages`, an empty frontier, or a stop signal."""
 
@@ -169,7 +183,10 @@ class Engine:
         on_commit: OnCommit | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         on_outcome: OnOutcome | None = None,
+        executor: Executor | None = None,
+        workers: Workers | None = None,
     ) -> None:
+        """`workers`: a ready-made pool instead of the executor's (a benchmark's replay)."""
         self.settings = settings
         self.state = state
         meta = state.meta()
@@ -179,8 +196,15 @@ class Engine:
             version.check(self.run_id)
         self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings))
         self.crawl.seed(list(settings.seeds))
+        self.mappings = parse_resolve(resolve)
         self._stop = threading.Event()  # SIGINT / SIGTERM: the fetcher's pauses and reads end too
-        self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve), stop=self._stop)
+        self.fetcher = Fetcher(settings.fetch, self.mappings, stop=self._stop)
+        self.executor = executor or Executor()
+        self._given_workers = workers
+        if self.executor.kind == "ray" and warc:
+            raise KgcrawlError(f"run {self.run_id} writes a WARC: resume it with --executor local")
+        self.turns = HostTurns()  # politeness, decided here for every worker (crawl/dispatch.py)
+        self.dispatcher: Dispatcher | None = None  # the last parallel loop's, for its occupancy
         self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
         self.on_commit = on_commit
         self.on_progress = on_progress
@@ -188,7 +212,6 @@ class Engine:
         self.progress = Progress(self.run_id, settings.crawl.max_pages)
         self._committed: list[Outcome] = []
         self.times = StageTimes()
-        self._analysers: ProcessPoolExecutor | None = None
 
     # -- resume --------------------------------------------------------------------
 
@@ -224,10 +247,14 @@ class Engine:
         self.state.set_meta({"ended": None})  # going on: no end yet (a resumed run had one)
         try:
             with _signals_stop(self._stop):
-                if self.settings.crawl.workers == 1:
-                    self._run_sequential()
-                else:
-                    self._run_parallel()
+                workers = self._start_workers()
+                try:
+                    if self.settings.crawl.workers == 1:
+                        self._run_sequential(workers)
+                    else:
+                        self._run_parallel(workers)
+                finally:
+                    workers.close()
                 self._checkpoint()
         except BaseException:
             self.state.set_meta({"ended": ERROR})
@@ -264,83 +291,61 @@ class Engine:
     def _done(self) -> bool:
         return self.crawl.counters.dp >= self.settings.crawl.max_pages
 
-    def _run_sequential(self) -> None:
+    def _run_sequential(self, workers: Workers) -> None:
         while not self._stop.is_set() and not self._done():
             with self.times.stage("select"):
                 link = self.crawl.select()
             if link is None:
                 break
-            url = self.crawl.url_of(link)
-            self._fold(link, self._work(url))
+            host = self.crawl.host_of(link)
+            self.turns.rest(host)
+            self.turns.start(host)
+            self._finish(link, _answer(workers.submit(self.crawl.url_of(link))))
 
-    def _run_parallel(self) -> None:
-        workers = self.settings.crawl.workers
-        busy_hosts: set[str] = set()
-        in_flight: dict[Future, int] = {}
-        self._analysers = start_analysers(ANALYSER_PROCESSES, self.crawl.matcher.words)
-        with self._analysers, ThreadPoolExecutor(workers, thread_name_prefix="fetch") as pool:
-
-            def dispatch(link: int) -> None:
-                busy_hosts.add(self.crawl.host_of(link))
-                in_flight[pool.submit(self._work, self.crawl.url_of(link))] = link
-
-            while not self._stop.is_set():
-                held: list[int] = []
-                while (
-                    len(in_flight) < workers
-                    and self.crawl.counters.dp + len(in_flight) < self.settings.crawl.max_pages
-                ):
-                    with self.times.stage("select"):
-                        link = self.crawl.select()
-                    if link is None:
-                        break
-                    host = self.crawl.host_of(link)
-                    waiting = self.fetcher.gate.ready_at(host) > time.monotonic()
-                    if host in busy_hosts or waiting:  # a worker would only sleep on it
-                        held.append(link)
-                        if len(held) > 4 * workers:
-                            break
-                        continue
-                    dispatch(link)
-                if not in_flight and held:  # only pausing hosts are left: wait on the first
-                    dispatch(held.pop(0))
-                for link in held:
-                    self.crawl.put_back(link)
-                if not in_flight:
-                    break
-                done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
-                for future in done:
-                    link = in_flight.pop(future)
-                    busy_hosts.discard(self.crawl.host_of(link))
-                    self._fold(link, future.result())
-                if self._done():
-                    break
-            for future in in_flight:
-                future.cancel()
-
-    def _work(self, url: str) -> Outcome:
-        """Fetch and analyse one URL (in a worker thread when there are several); never raises.
-
-        A page no parser survives is a failure row `parse: <error>`, so a resume goes past it.
-        """
-        with self.times.stage("fetch"):
-            result: FetchResult = self.fetcher.fetch(url)
-        if self.warc and result.status is not None and result.content:
-            with self.times.stage("state write"):
-                self.warc.write(result.final_url, result.status, result.headers, result.content)
-        max_links = self.settings.fetch.max_links
+    def _run_parallel(self, workers: Workers) -> None:
+        dispatcher = self.dispatcher = Dispatcher(self.crawl, workers, self.turns)
+        max_pages = self.settings.crawl.max_pages
         try:
-            if self._analysers is None or not result.ok:
-                return analyse_result(url, result, self.crawl.matcher, self.times, max_links)
-            future = self._analysers.submit(analyse_in_process, url, result, max_links)
-            outcome, seconds = future.result()
-            for stage, spent in seconds.items():
-                self.times.add(stage, spent)
-            return outcome
-        except Exception as exc:  # a page no parser survives must not stop the crawl
-            log.warning("analysis of %s failed: %r", url, exc)
-            result.reason = f"parse: {type(exc).__name__}"
-            return failed_outcome(url, result)
+            while not self._stop.is_set() and not self._done():
+                with self.times.stage("select"):
+                    dispatcher.fill(max_pages - self.crawl.counters.dp)
+                if dispatcher.idle:
+                    break
+                wake = dispatcher.next_wake()
+                if not dispatcher.in_flight:  # only resting hosts are left: wait on the first
+                    self._stop.wait(POLL if wake is None else wake)
+                    continue
+                timeout = POLL if wake is None else min(POLL, wake)
+                for link, answer in dispatcher.collect(timeout):
+                    self._finish(link, answer)
+        finally:
+            dispatcher.close()
+
+    def _start_workers(self) -> Workers:
+        if self._given_workers is not None:
+            return self._given_workers
+        capacity, matcher = self.settings.crawl.workers, self.crawl.matcher
+        if self.executor.kind == "ray":
+            from kgcrawl.crawl.ray_workers import RayWorkers
+
+            return RayWorkers(self.settings.fetch, capacity, matcher.words, self.mappings,
+                              address=self.executor.address)  # fmt: skip
+        return LocalWorkers(self.settings.fetch, capacity, matcher, self.fetcher, self.times,
+                            self.warc)  # fmt: skip
+
+    def _finish(self, link: int, answer: Done | BaseException) -> None:
+        """A worker's answer: the host's turn ends, the outcome is folded in.
+
+        A worker lost for good (a Ray node gone after its retries) fails the URL like
+        a broken connection would: logged, not raised, and the crawl goes on.
+        """
+        url = self.crawl.url_of(link)
+        if isinstance(answer, BaseException):
+            log.warning("worker lost on %s: %s", url, answer)
+            result = FetchResult(url, url, reason=f"worker lost: {type(answer).__name__}")
+            answer = Done(failed_outcome(url, result), self.settings.fetch.delay)
+        self.turns.finish(self.crawl.host_of(link), answer.delay)
+        self._fold(link, answer.outcome)
 
     def _use_version(self, version: OntologyVersion) -> None:
         settings = version.settings(self.settings)

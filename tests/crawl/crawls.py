@@ -51,16 +51,20 @@ class Runs:
     resumed_meta: dict
 
 
-def _command(resolve: str, run_id: str, strategy: str, seed: int, overrides: dict) -> list[str]:
+def _command(
+    resolve: str, run_id: str, strategy: str, seed: int, overrides: dict, extra: tuple[str, ...]
+) -> list[str]:
     sets = [
         arg for key, value in {**BASE, **overrides}.items() for arg in ("--set", f"{key}={value}")
     ]
     return [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve", resolve,
-            "--strategy", strategy, "--seed", str(seed), "--run-id", run_id, *sets]  # fmt: skip
+            "--strategy", strategy, "--seed", str(seed), "--run-id", run_id, *sets,
+            *extra]  # fmt: skip
 
 
-def _resume(resolve: str, run_id: str) -> list[str]:
-    return [sys.executable, "-m", "kgcrawl", "crawl", "--resume", run_id, "--resolve", resolve]
+def _resume(resolve: str, run_id: str, extra: tuple[str, ...]) -> list[str]:
+    return [sys.executable, "-m", "kgcrawl", "crawl", "--resume", run_id, "--resolve", resolve,
+            *extra]  # fmt: skip
 
 
 def committed(path: Path) -> int:
@@ -89,8 +93,12 @@ def killed_and_resumed(
     seed: int,
     kill_at: list[int],
     overrides: dict | None = None,
+    extra: tuple[str, ...] = (),
 ) -> Runs:
-    """Run both crawls (see the module docstring) and return their outcomes."""
+    """Run both crawls (see the module docstring) and return their outcomes.
+
+    `extra` are more `kgcrawl crawl` options for every command (e.g. the executor).
+    """
     overrides = overrides or {}
     home.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "KGCRAWL_HOME": str(home), "COLUMNS": "120"}
@@ -99,10 +107,10 @@ def killed_and_resumed(
         # each crawl in its own process group, so SIGKILL takes its helper processes too
         run = {"env": env, "stdout": subprocess.DEVNULL, "stderr": stderr,
                "start_new_session": True}  # fmt: skip
-        whole = _command(resolve[0], "whole", strategy, seed, overrides)
+        whole = _command(resolve[0], "whole", strategy, seed, overrides, extra)
         reference = subprocess.Popen(whole, **run)
         state_file = home / "runs" / "killed" / "state.sqlite"
-        command = _command(resolve[0], "killed", strategy, seed, overrides)
+        command = _command(resolve[0], "killed", strategy, seed, overrides, extra)
         try:
             for point in kill_at:
                 process = subprocess.Popen(command, **run)
@@ -113,7 +121,7 @@ def killed_and_resumed(
                 assert process.poll() is None, f"{strategy}: the crawl ended before the kill"
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(10)
-                command = _resume(resolve[0], "killed")
+                command = _resume(resolve[0], "killed", extra)
             finished = subprocess.run(command, timeout=DEADLINE, **run).returncode
             assert finished == 0 and reference.wait(DEADLINE) == 0, errors.read_text()
         finally:

@@ -1,0 +1,139 @@
+"""Workers on a Ray cluster: actors that fetch and analyse the URLs the scheduler hands out.
+
+Each actor is one process holding the analyser state (the crawl's topic matcher,
+jieba's dictionary once loaded) and a Fetcher, and runs `SLOTS_PER_ACTOR`
+fetches at once in threads, as one local analyser process serves several fetch
+threads. `--workers N` starts ⌈N / SLOTS_PER_ACTOR⌉ actors of one CPU each,
+spread over the nodes; their slots add up to N.
+
+The scheduler (frontier, strategy, PageRank, politeness, run log, graph writes)
+stays in the process that runs `kgcrawl crawl`, on the head node or any machine
+that can reach the cluster. An actor that dies (its node lost, its process
+killed) is restarted by Ray, and the URLs it held are run again on it
+(`max_task_retries`); a URL that kills its actor every time fails after those
+retries as "worker lost", like a broken connection, and the crawl goes on.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from concurrent.futures import Future
+
+from kgcrawl.config import Fetch
+from kgcrawl.crawl.addresses import Mapping
+from kgcrawl.crawl.analyse import StageTimes, analyse_result
+from kgcrawl.crawl.fetch import Fetcher
+from kgcrawl.crawl.workers import Done, fetch_and_analyse
+from kgcrawl.errors import KgcrawlError
+from kgcrawl.text.matching import TopicMatcher
+
+SLOTS_PER_ACTOR = 4
+TASK_RETRIES = 3  # runs of a URL whose actor died, after the first
+START_TIMEOUT = 120.0  # seconds for every actor to be placed and built
+INSTALL_HINT = "the ray executor needs Ray: pip install 'kgcrawl[ray]'"
+
+
+class RayUnavailable(KgcrawlError):
+    """Ray is not installed, the cluster cannot be reached, or it cannot place the actors."""
+
+
+class PageWorker:
+    """One actor: a Fetcher and a topic matcher, `fetch_and_analyse` per call (thread-safe)."""
+
+    def __init__(self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple) -> None:
+        self.fetcher = Fetcher(settings, mappings)
+        self.matcher = TopicMatcher(labels)
+        self.times = StageTimes()
+
+    def work(self, url: str) -> Done:
+        return fetch_and_analyse(self.fetcher, url, self._analyse, self.times)
+
+    def _analyse(self, url, result):
+        max_links = self.fetcher.settings.max_links
+        return analyse_result(url, result, self.matcher, self.times, max_links)
+
+    def pid(self) -> int:
+        """The actor's process id (tests kill it)."""
+        return os.getpid()
+
+
+def import_ray():
+    """The ray module, or one line saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable(INSTALL_HINT) from None
+    return ray
+
+
+class RayWorkers:
+    """`capacity` slots over ⌈capacity / SLOTS_PER_ACTOR⌉ actors; a URL goes to the least busy."""
+
+    def __init__(
+        self,
+        settings: Fetch,
+        capacity: int,
+        labels: list[tuple[str, ...]],
+        mappings: tuple[Mapping, ...] = (),
+        address: str | None = None,
+    ) -> None:
+        ray = import_ray()
+        self.ray = ray
+        self.capacity = capacity
+        self._owns_ray = not ray.is_initialized()
+        if self._owns_ray:
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)  # fmt: skip
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") from None
+        actors = math.ceil(capacity / SLOTS_PER_ACTOR)
+        per_actor = math.ceil(capacity / actors)
+        remote = ray.remote(PageWorker).options(
+            num_cpus=1,
+            max_concurrency=per_actor,
+            max_restarts=-1,
+            max_task_retries=TASK_RETRIES,
+            scheduling_strategy="SPREAD",
+        )
+        self.actors = [remote.remote(settings, labels, mappings) for _ in range(actors)]
+        self._load = [0] * actors
+        self._lock = threading.Lock()
+        self._wait_started(actors)
+
+    def _wait_started(self, actors: int) -> None:
+        ray = self.ray
+        try:
+            ray.get([actor.pid.remote() for actor in self.actors], timeout=START_TIMEOUT)
+        except ray.exceptions.GetTimeoutError:
+            cpus = ray.cluster_resources().get("CPU", 0)
+            self.close()
+            raise RayUnavailable(
+                f"the Ray cluster ({cpus:g} CPUs) did not start {actors} actors of 1 CPU in "
+                f"{START_TIMEOUT:g} s: lower --workers or add nodes"
+            ) from None
+
+    def submit(self, url: str) -> Future[Done]:
+        with self._lock:
+            index = min(range(len(self.actors)), key=self._load.__getitem__)
+            self._load[index] += 1
+        future = self.actors[index].work.remote(url).future()
+        future.add_done_callback(lambda _: self._done(index))
+        return future
+
+    def _done(self, index: int) -> None:
+        with self._lock:
+            self._load[index] -= 1
+
+    def pids(self) -> list[int]:
+        """The actors' process ids."""
+        return self.ray.get([actor.pid.remote() for actor in self.actors])
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
+        if self._owns_ray:
+            self.ray.shutdown()

@@ -1,0 +1,150 @@
+"""The one worker interface of the engine: fetch and analyse this URL → Outcome.
+
+The scheduler (crawl/engine.py, crawl/dispatch.py) decides which URL goes out
+and when; a worker only fetches the URL it is handed and analyses the page. Two
+implementations: `LocalWorkers` (fetch threads and analyser processes in this
+machine) and `RayWorkers` (crawl/ray_workers.py: Ray actors on any number of
+nodes). Both answer with a `Done`: the outcome, and the pause the page's host
+needs before its next request (the fetch delay, or robots.txt's Crawl-delay,
+which only the worker that read robots.txt knows).
+
+Robots.txt is read and honoured by the worker (each worker process keeps its own
+cache): the file says the same to every worker, so a URL it disallows is refused
+wherever it goes, and a worker fetches it inside its host's turn, so even that
+request keeps to one in flight per host cluster-wide.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import urlsplit
+
+from kgcrawl.config import Fetch
+from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, failed_outcome
+from kgcrawl.crawl.analysers import start_analysers
+from kgcrawl.crawl.fetch import Fetcher, FetchResult
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.warc import WarcArchive
+from kgcrawl.text.matching import TopicMatcher
+
+# With several local workers, pages are analysed in processes (parsing is CPU work under the GIL).
+ANALYSER_PROCESSES = 2
+
+log = logging.getLogger("kgcrawl.crawl")
+
+Analyse = Callable[[str, FetchResult], Outcome]
+
+
+@dataclass
+class Done:
+    """A worker's answer: the outcome, and the seconds its host rests before its next request."""
+
+    outcome: Outcome
+    delay: float
+
+
+class Workers(Protocol):
+    """Fetch and analyse one URL at a time per slot; `capacity` slots in all."""
+
+    capacity: int
+
+    def submit(self, url: str) -> Future[Done]:
+        """Start on `url`; the future holds its Done (a failed fetch is an outcome too)."""
+        ...
+
+    def close(self) -> None:
+        """Stop: work not started is dropped (its URLs stay unlogged), running work ends first."""
+        ...
+
+
+def host_delay(fetcher: Fetcher, url: str) -> float:
+    """The pause after a request to `url`'s host: fetch.delay, or a longer robots Crawl-delay
+    (capped at fetch.max_wait, as the fetcher caps it)."""
+    settings = fetcher.settings
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return settings.delay
+    rules = fetcher.robots.rules(f"{parts.scheme}://{parts.netloc}")  # the fetch cached it
+    return max(settings.delay, min(rules.crawl_delay(settings.user_agent), settings.max_wait))
+
+
+def fetch_and_analyse(
+    fetcher: Fetcher,
+    url: str,
+    analyse: Analyse,
+    times: StageTimes,
+    warc: WarcArchive | None = None,
+) -> Done:
+    """Fetch one URL and analyse the page; a page no parser survives is a failed outcome."""
+    with times.stage("fetch"):
+        result = fetcher.fetch(url)
+    if warc and result.status is not None and result.content:
+        with times.stage("state write"):
+            warc.write(result.final_url, result.status, result.headers, result.content)
+    try:
+        outcome = analyse(url, result)
+    except Exception as exc:  # a page no parser survives must not stop the crawl
+        log.warning("analysis of %s failed: %r", url, exc)
+        result.reason = f"parse: {type(exc).__name__}"
+        outcome = failed_outcome(url, result)
+    if result.status is None:  # no answer from the host (or no request): the plain delay
+        return Done(outcome, fetcher.settings.delay)
+    return Done(outcome, host_delay(fetcher, url))
+
+
+class LocalWorkers:
+    """`capacity` fetch threads; with more than one, pages are analysed in processes.
+
+    With one slot the work runs in the caller's thread and `submit` returns a
+    finished future: the sequential crawl stays one thread, as deterministic as before.
+    """
+
+    def __init__(
+        self,
+        settings: Fetch,
+        capacity: int,
+        matcher: TopicMatcher,
+        fetcher: Fetcher,
+        times: StageTimes,
+        warc: WarcArchive | None = None,
+    ) -> None:
+        self.capacity = capacity
+        self.matcher = matcher
+        self.fetcher = fetcher
+        self.times = times
+        self.warc = warc
+        self._threads: ThreadPoolExecutor | None = None
+        self._analysers: ProcessPoolExecutor | None = None
+        if capacity > 1:
+            self._analysers = start_analysers(ANALYSER_PROCESSES, matcher.words)
+            self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
+
+    def submit(self, url: str) -> Future[Done]:
+        if self._threads is not None:
+            return self._threads.submit(self.work, url)
+        future: Future[Done] = Future()
+        future.set_result(self.work(url))
+        return future
+
+    def work(self, url: str) -> Done:
+        return fetch_and_analyse(self.fetcher, url, self._analyse, self.times, self.warc)
+
+    def _analyse(self, url: str, result: FetchResult) -> Outcome:
+        max_links = self.fetcher.settings.max_links
+        if self._analysers is None or not result.ok:
+            return analyse_result(url, result, self.matcher, self.times, max_links)
+        future = self._analysers.submit(analyse_in_process, url, result, max_links)
+        outcome, seconds = future.result()
+        for stage, spent in seconds.items():
+            self.times.add(stage, spent)
+        return outcome
+
+    def close(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(cancel_futures=True)
+        if self._analysers is not None:
+            self._analysers.shutdown(cancel_futures=True)

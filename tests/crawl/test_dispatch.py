@@ -1,0 +1,101 @@
+"""The scheduler's dispatch: every slot busy while hosts are free, one request per host, rests kept.
+
+Workers here are futures the test completes by hand, so each step is exact. The
+frontier is dominated by one host: 40 seeds of a.test, then one seed on each of
+seven other hosts. The strategy's next 32 picks are then all a.test, and still
+eight hosts must be in flight at once.
+"""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import Future
+
+import pytest
+
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.core import Crawl
+from kgcrawl.crawl.dispatch import Dispatcher, HostTurns
+from kgcrawl.crawl.engine import topic_for
+from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.strategies.base import REGISTRY
+from kgcrawl.crawl.workers import Done
+
+OTHERS = [f"http://h{i}.test/" for i in range(7)]
+SEEDS = [f"http://a.test/{i}" for i in range(40)] + OTHERS
+
+
+class HandWorkers:
+    """Slots whose answers the test gives."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.sent: list[tuple[str, Future]] = []
+
+    def submit(self, url: str) -> Future:
+        future: Future = Future()
+        self.sent.append((url, future))
+        return future
+
+    def close(self) -> None:
+        pass
+
+
+def failed(url: str) -> Outcome:
+    return Outcome(url, url, 404, "http 404", 0, 0.0, url.split("/")[2])
+
+
+def crawl_with(strategy: str) -> Crawl:
+    values = {"crawl.strategy": strategy, "relevance.alpha": 0.3, "relevance.beta": 0.1}
+    settings = load_settings("tourism", values, environ={})
+    crawl = Crawl(settings, random.Random(0), topic_for(settings))
+    crawl.seed(SEEDS)
+    return crawl
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("strategy", sorted(REGISTRY))
+def test_eight_hosts_with_links_keep_eight_slots_busy(strategy) -> None:
+    crawl = crawl_with(strategy)
+    workers = HandWorkers(8)
+    dispatcher = Dispatcher(crawl, workers, HostTurns(Clock()))
+    dispatcher.fill(room=100)
+    hosts = [url.split("/")[2] for url, _ in workers.sent]
+    assert len(hosts) == 8 and len(set(hosts)) == 8, hosts
+
+
+def test_a_busy_or_resting_host_waits_and_its_parked_link_goes_first() -> None:
+    clock = Clock()
+    crawl = crawl_with("bfs")
+    workers = HandWorkers(8)
+    turns = HostTurns(clock)
+    dispatcher = Dispatcher(crawl, workers, turns)
+    dispatcher.fill(room=100)
+    first_a = next(url for url, _ in workers.sent if "a.test" in url)
+    assert first_a == "http://a.test/0"
+    parked = list(dispatcher.parked["a.test"])
+    assert crawl.url_of(parked[0]) == "http://a.test/1", "BFS order kept inside the host"
+    (future,) = [f for url, f in workers.sent if url == first_a]
+    future.set_result(Done(failed(first_a), 2.0))  # a.test must now rest 2 s
+    for link, answer in dispatcher.collect(timeout=0):
+        turns.finish(crawl.host_of(link), answer.delay)
+    sent = len(workers.sent)
+    dispatcher.fill(room=100)
+    assert all("a.test" not in url for url, _ in workers.sent[sent:]), "sent while resting"
+    assert dispatcher.next_wake() == pytest.approx(2.0)
+    clock.now += 2.0
+    dispatcher.fill(room=100)
+    assert [url for url, _ in workers.sent if "a.test" in url][1] == "http://a.test/1"
+
+
+def test_the_budget_bounds_what_goes_out() -> None:
+    workers = HandWorkers(8)
+    Dispatcher(crawl_with("ops"), workers, HostTurns(Clock())).fill(room=3)
+    assert len(workers.sent) == 3

@@ -1,0 +1,40 @@
+"""`kgcrawl crawl --executor`: a wrong value, a missing Ray, --ray-address or --warc misplaced."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from kgcrawl.cli import main
+
+
+def run(argv: list[str], capsys) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    captured = capsys.readouterr()
+    return ended.value.code, " ".join((captured.err + captured.out).split())
+
+
+def test_without_ray_one_line_says_how_to_install_it(monkeypatch, capsys, tmp_path) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if not installed
+    code, said = run(["crawl", "tourism", "--executor", "ray", "--graph", "none"], capsys)
+    assert code == 2
+    assert "pip install 'kgcrawl[ray]'" in said
+    assert not (tmp_path / "runs").exists(), "no run may start"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--executor", "spark"], "must be local or ray, not 'spark'"),
+        (["--ray-address", "auto"], "--ray-address needs --executor ray"),
+        (["--executor", "ray", "--warc", "x.warc.gz"], "--warc needs --executor local"),
+    ],
+)
+def test_misplaced_executor_options_are_one_line_and_exit_2(argv, says, capsys, tmp_path,
+                                                            monkeypatch) -> None:  # fmt: skip
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    code, said = run(["crawl", "tourism", "--graph", "none", *argv], capsys)
+    assert code == 2 and says in said

@@ -1,0 +1,103 @@
+"""The crawl on a real (local, loopback) Ray cluster: a valid run, politeness, retries, resume.
+
+The scheduler stays in the crawl's process; Ray actors fetch and analyse. A Ray
+crawl of the sandbox must be a valid run (DP = budget, no page twice, the graph
+at parity with the run state), keep to one request per host with the delay
+between them as the server saw it, survive a killed actor (its URL runs again),
+and a scheduler killed with SIGKILL must resume to a valid end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import defaultdict
+from itertools import pairwise
+from urllib.parse import urlsplit
+
+import pytest
+
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.ray_workers import RayWorkers
+from kgcrawl.crawl.state import RunState
+from kgcrawl.runner import CrawlRequest, crawl
+from kgcrawl.sandbox.hazards import Hazard
+from kgcrawl.text.urls import host_of
+from tests.crawl.crawls import killed_and_resumed, quick_sandbox
+from tests.graph.test_crawl_graph import assert_parity, parity, settings_for
+
+pytestmark = pytest.mark.slow
+
+DELAY = 0.2  # seconds between requests to a host
+SLACK = 0.05  # the server stamps a request's end when its last byte is written, before the client
+
+
+def test_a_ray_crawl_is_valid_polite_and_at_parity(ray_cluster, sandbox, graph_store, tmp_path,
+                                                   monkeypatch) -> None:  # fmt: skip
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    # 8 workers = two actors, each with its own fetcher: only the scheduler keeps them polite
+    settings = settings_for(graph_store.uri, 120, **{"fetch.delay": DELAY, "crawl.workers": 8})
+    sandbox.clear_log()
+    request = CrawlRequest(resolve=tuple(sandbox.resolve), executor="ray")
+    result = crawl(settings, request)
+    log = sandbox.access_log()
+    assert result.dp == 120 and result.ended == "budget"
+    state = RunState.open(result.run_id)
+    outcomes = list(state.outcomes())
+    state.close()
+    assert [o.seq for o in outcomes] == list(range(1, len(outcomes) + 1))
+    urls = [o.url for o in outcomes]
+    assert len(set(urls)) == len(urls), "a URL fetched twice"
+    pages = [o.final_url for o in outcomes if o.downloaded]
+    assert len(pages) == len(set(pages)) == 120
+    assert_parity(graph_store, parity(result, settings))
+    by_host = defaultdict(list)
+    for access in log:
+        by_host[access.host].append(access)
+    assert len(by_host) > 4, "the crawl should spread over hosts"
+    for host, accesses in by_host.items():
+        accesses.sort(key=lambda a: a.start)
+        for before, after in pairwise(accesses):
+            gap = after.start - before.end
+            assert gap >= DELAY - SLACK, f"{host}: {before.path} then {after.path} {gap:.3f} s"
+
+
+def test_a_killed_ray_worker_url_is_retried(ray_cluster, sandbox) -> None:
+    url = sandbox.world.hazard_urls(Hazard.STALL)[0]  # a slow host; the page stalls 3 s mid-body
+    host = host_of(url)
+    settings = load_settings("tourism", {"fetch.delay": 0.0, "fetch.read_timeout": 10.0})
+    workers = RayWorkers(settings.fetch, 1, [("旅游",)], parse_resolve(tuple(sandbox.resolve)))
+    try:
+        (pid,) = workers.pids()
+        sandbox.clear_log()
+        future = workers.submit(url)
+        deadline = time.monotonic() + 30
+        while not any(a.path == "/robots.txt" for a in sandbox.access_log(host, settle=0)):
+            assert time.monotonic() < deadline, "the worker never asked for robots.txt"
+            time.sleep(0.05)
+        time.sleep(1.0)  # the page request is now inside its 3 s stall
+        os.kill(pid, signal.SIGKILL)
+        done = future.result(timeout=60)
+        assert workers.pids() != [pid], "Ray should have restarted the actor"
+    finally:
+        workers.close()
+    assert done.outcome.url == url and done.outcome.downloaded
+    page = urlsplit(url).path
+    assert sum(a.path == page for a in sandbox.access_log(host)) >= 2, "asked once: not retried"
+
+
+def test_a_killed_ray_scheduler_resumes_to_a_valid_run(ray_cluster, tmp_path) -> None:
+    with quick_sandbox() as resolve:
+        runs = killed_and_resumed(
+            resolve, tmp_path, "fcits_oh", 3, kill_at=[60],
+            overrides={"crawl.workers": 4, "crawl.max_pages": 150},
+            extra=("--executor", "ray", "--ray-address", ray_cluster),
+        )  # fmt: skip
+    resumed = runs.resumed
+    assert [o.seq for o in resumed] == list(range(1, len(resumed) + 1)), "counted twice"
+    urls = [o.url for o in resumed]
+    assert len(set(urls)) == len(urls), "a URL fetched twice"
+    assert sum(o.downloaded for o in resumed) == 150 == runs.resumed_meta["dp"]
+    assert runs.resumed_meta["ended"] == "budget"

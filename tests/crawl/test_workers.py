@@ -1,0 +1,33 @@
+"""The worker interface: a URL in, its Outcome and its host's pause out (crawl/workers.py)."""
+
+from __future__ import annotations
+
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.analyse import StageTimes
+from kgcrawl.crawl.fetch import Fetcher
+from kgcrawl.crawl.workers import LocalWorkers
+from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, Hazard
+from kgcrawl.text.matching import TopicMatcher
+
+
+def workers_for(sandbox, delay: float) -> LocalWorkers:
+    settings = load_settings("tourism", {"fetch.delay": delay}, environ={}).fetch
+    fetcher = Fetcher(settings, parse_resolve(tuple(sandbox.resolve)))
+    return LocalWorkers(settings, 1, TopicMatcher([("旅游",)]), fetcher, StageTimes())
+
+
+def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> None:
+    workers = workers_for(sandbox, 0.25)
+    plain = workers.submit(sandbox.world.seeds("tourism")[0]).result()
+    slow = workers.submit(sandbox.world.hazard_urls(Hazard.CRAWL_DELAY)[0]).result()
+    workers.close()
+    assert plain.outcome.downloaded and plain.delay == 0.25
+    assert slow.delay == CRAWL_DELAY_SECONDS > 0.25
+
+
+def test_a_url_no_host_answers_rests_the_plain_delay(sandbox) -> None:
+    workers = workers_for(sandbox, 0.25)
+    done = workers.submit("ftp://nowhere.test/").result()
+    workers.close()
+    assert not done.outcome.downloaded and done.delay == 0.25
