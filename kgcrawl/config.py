@@ -83,7 +83,7 @@ class Tabu:
     tenure: int = 5  # H1: pages whose neighbourhood failed (ITS); hosts (FCTS)
     its_tries: int = 5
     aspiration: bool = True  # a tabu page's link that beats Hlink is taken all the same
-    escape: float = 0.8  # γ: E's best only if its P ≥ γ · P(best of Q_wait); 0 = always E
+    escape: float = 1.0  # γ: E's best only if its P ≥ γ · P(best of Q_wait); 0 = always E
     host_tenure: int = 4
     seeds_per_host: int = 1
     early_fraction: float = 0.3

@@ -12,6 +12,21 @@ when its P ≥ γ · P(best of Q_wait) (`tabu.escape`, kgcrawl's global escape),
 else the best of Q_wait. Each mechanism has a switch for ablations (`tenure`
 0, `aspiration`, `escape` 0) and a counter in `events`.
 
+**Interpretation** of γ (chosen by `python benchmarks/bench_its_ablation.py
+--max-pages 1000 --seeds 1 --escapes 0.9 1.0`; true harvest @1 000, tourism /
+rainstorm, one seed): E's best is taken only when it is as good as the best of
+Q_wait (γ = 1.0; a tie keeps the walk local, and C's draws still are):
+
+    world     γ = 0.8      γ = 0.9      γ = 1.0      OPS          FCOSA_LG
+    default   94.7 / 93.5  95.0 / 93.6  95.3 / 93.8  95.5 / 94.1  93.8 / 91.2
+    sparse    52.2 / 58.1  47.5 / 61.0  55.2 / 64.6  57.0 / 62.2  56.3 / 64.2
+    flat      93.5 / 93.9  92.9 / 93.7  92.2 / 94.0  92.3 / 93.9  88.7 / 89.0
+
+γ = 1.0 has the best mean (82.5 % against 81.0 % at 0.8) and the best worst world
+(55.2 % against 52.2 %); it loses 1.3 points on flat/tourism, within the spread of
+seeds there (≈ 1 point). With it fcits_oh is at OPS's level (−1.8 to +2.4 points)
+and above FCOSA_LG on five worlds of six.
+
 Why this reading (measured over 9 900 ITS calls of the turn-1 reading): H1 held
 downloaded links while the candidates were queued links, so it never acted;
 E over every parent of Plink made ITS a host-local walk; returning E's best

@@ -65,8 +65,8 @@ def test_failed_neighbourhood_then_e_is_the_page_plink_was_found_on(settings):
 
 
 def test_a_tabu_page_is_passed_over_for_the_best_of_q_wait(settings):
-    for tenure, expected in ((5, "l"), (0, "c")):
-        w, ids = _chain(changed(settings, "tabu", tenure=tenure))
+    for tenure, expected in ((5, "l"), (0, "c")):  # γ = 0.8: E's c (0.4) may beat l (0.42)
+        w, ids = _chain(changed(settings, "tabu", tenure=tenure, escape=0.8))
         (ids["l"],) = w.links(1, {"http://l.test/": 0.42})
         w.step()  # b, from E = root's page, which goes into H1
         w.links(2, {"http://m.test/": 0.3})
@@ -90,13 +90,14 @@ def test_escape_takes_the_best_of_q_wait_when_e_is_far_below_it(settings):
 def test_no_aspiration_switch_skips_even_a_link_above_hlink(settings):
     # with no Hlink yet, any link of a tabu page beats it (aspiration); switched off, skipped
     for aspiration, expected in ((True, "b"), (False, "x")):
-        w = World("fcoits", changed(settings, "tabu", aspiration=aspiration))
+        w = World("fcoits", changed(settings, "tabu", aspiration=aspiration, escape=0.8))
         root = w.seed("http://r.test/", 0.5)
         assert w.step() == root
         a, b = w.links(0, {"http://a.test/": 0.3, "http://b.test/": 0.2})
         assert w.step() == a  # C(root) fails (root's page → H1); no E for a seed: best
         x, _ = w.links(1, {"http://x.test/": 0.25, "http://m.test/": 0.1})
-        # C(a) fails; E(a) = root's page, tabu: b aspires (no Hlink) or is skipped for x
+        # C(a) fails; E(a) = root's page, tabu: b aspires (no Hlink; 0.2 ≥ 0.8 · 0.25, no
+        # escape) or is skipped for x
         assert w.select() == {"b": b, "x": x}[expected], aspiration
         assert w.strategy.events["aspiration"] == aspiration
 
