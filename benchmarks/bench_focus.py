@@ -36,15 +36,17 @@ def main() -> None:
     failures = []
     by_world: dict[tuple[str, str], dict] = {}
     for profile, domain, f in rows:
-        ratio = f.f1 / f.best_f1 if f.best_f1 else 0.0
+        # a crawl that met no relevant page has no F1 to compare: its LP are all false positives
+        ratio = f.f1 / f.best_f1 if f.best_f1 else None
+        shown = f"{ratio:.2f}" if ratio is not None else "n/a"
         figures = (f"{f.dp} | {f.ended} | {f.promoted} | {f.lp} | {f.alpha:.2f} | {f.f1:.3f} | "
-                   f"{f.best_f1:.3f} ({f.best_alpha:.2f}) | {ratio:.2f}")  # fmt: skip
+                   f"{f.best_f1:.3f} ({f.best_alpha:.2f}) | {shown}")  # fmt: skip
         harvest = " | ".join(cell(f, m) for m in marks)
         print(f"| {profile} | {domain} | {f.label} | {figures} | {harvest} |")
         by_world.setdefault((profile, domain), {})[f.label] = f
         if f.ended != "budget":
             failures.append(f"{profile}/{domain}/{f.label} ended early at {f.dp}")
-        if ratio < 0.9:
+        if ratio is not None and ratio < 0.9:
             failures.append(f"{profile}/{domain}/{f.label}: F1 {f.f1:.3f} < 0.9 × {f.best_f1:.3f}")
     mark = 1000 if 1000 in marks else marks[-1]
     for (profile, domain), crawls in by_world.items():
