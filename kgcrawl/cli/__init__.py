@@ -27,19 +27,36 @@ HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "traf
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: project errors become one line on stderr and exit code 2; Ctrl-C, 130."""
+    import sqlite3
+
     from rich.markup import escape
 
-    from kgcrawl.errors import KgcrawlError
+    from kgcrawl.errors import KgcrawlError, disk_full
 
     try:
         app(args=argv, standalone_mode=True)
-    except KgcrawlError as exc:
-        message = f"[red]error:[/red] {escape(str(exc))}"
-        Console(stderr=True).print(message, highlight=False, soft_wrap=True)
+    except (KgcrawlError, OSError, sqlite3.Error) as exc:
+        line = str(exc) if isinstance(exc, KgcrawlError) else disk_full(exc)
+        if line is None:
+            raise
+        if not isinstance(exc, KgcrawlError):
+            _drop_stdout()  # what stdout still buffers would fail again at exit
+        Console(stderr=True).print(f"[red]error:[/red] {escape(line)}", highlight=False,
+                                   soft_wrap=True)  # fmt: skip
         raise SystemExit(2) from None
     except (Interrupted, KeyboardInterrupt) as exc:
         Console().print(_stopped(getattr(exc, "run_id", None)), highlight=False, soft_wrap=True)
         raise SystemExit(130) from None
+
+
+def _drop_stdout() -> None:
+    import os
+    import sys
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test runner's): nothing to drop
+        pass
 
 
 def _stopped(run_id: str | None) -> str:

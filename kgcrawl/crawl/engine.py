@@ -135,7 +135,7 @@ def start_run(
                 if settings.origins.get(k) not in ("default", str(settings.source))
             },
             "resolve": list(resolve),
-            "warc": str(warc) if warc else None,
+            "warc": str(warc.resolve()) if warc else None,  # a resume may start elsewhere
             "sandbox": sandbox,
             "warc_offset": 0,
             "started_at": int(time.time() * 1000),
