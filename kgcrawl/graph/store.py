@@ -62,8 +62,14 @@ class GraphStore(ABC):
     uri: str
 
     @abstractmethod
-    def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
-        """Run one statement; GraphUnavailable when the server is unreachable."""
+    def run(
+        self, cypher: str, params: dict[str, Any] | None = None, read_only: bool = False
+    ) -> QueryResult:
+        """Run one statement; GraphUnavailable when the server is unreachable.
+
+        `read_only`: the server itself refuses a write (GraphQueryError), so a
+        query that a person types cannot change the graph by mistake.
+        """
 
     @abstractmethod
     def ensure_schema(self) -> None:
@@ -119,10 +125,13 @@ class FalkorStore(GraphStore):
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         self._graph = self._db.select_graph(graph)
 
-    def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
+    def run(
+        self, cypher: str, params: dict[str, Any] | None = None, read_only: bool = False
+    ) -> QueryResult:
         errors = self._redis.exceptions
         try:
-            result = self._graph.query(cypher, params)
+            query = self._graph.ro_query if read_only else self._graph.query  # GRAPH.RO_QUERY
+            result = query(cypher, params)
         except (errors.ConnectionError, errors.TimeoutError) as exc:
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.ResponseError as exc:
@@ -218,14 +227,25 @@ class Neo4jStore(GraphStore):
         except (neo4j.exceptions.DriverError, neo4j.exceptions.Neo4jError, OSError) as exc:
             raise GraphUnavailable(f"{uri}: {_one_line(exc)}") from exc
 
-    def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
+    def run(
+        self, cypher: str, params: dict[str, Any] | None = None, read_only: bool = False
+    ) -> QueryResult:
         errors = self._neo4j.exceptions
+
+        def work(tx) -> tuple[list[str], list[list[Any]], Any]:
+            result = tx.run(cypher, params or {})
+            rows = [[_plain(value, self._entity) for value in rec.values()] for rec in result]
+            return list(result.keys()), rows, result.consume().counters
+
         try:
             with self._driver.session() as session:
-                result = session.run(cypher, params or {})
-                columns = list(result.keys())
-                rows = [[_plain(value, self._entity) for value in rec.values()] for rec in result]
-                counters = result.consume().counters
+                if read_only:  # a read transaction: the server refuses writes in it
+                    columns, rows, counters = session.execute_read(work)
+                else:
+                    result = session.run(cypher, params or {})
+                    columns = list(result.keys())
+                    rows = [[_plain(v, self._entity) for v in rec.values()] for rec in result]
+                    counters = result.consume().counters
         except (errors.ServiceUnavailable, errors.SessionExpired, errors.TransientError) as exc:
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.Neo4jError as exc:
