@@ -141,6 +141,8 @@ def run_query(
         try:
             return store.run(cypher, values, read_only=not write)
         except GraphQueryError as exc:
+            if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
+                raise GraphQueryError(f"{store.uri}: the graph is empty (no crawl wrote it yet)")
             if write or not _refused_write(str(exc)):
                 raise
             raise GraphQueryError(f"{exc} (queries are read-only; --write allows changes)") from None
