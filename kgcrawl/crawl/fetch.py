@@ -16,6 +16,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping, mapped, refused_address
 from kgcrawl.crawl.decode import DecodeError, decode_html
+from kgcrawl.crawl.exchange import BodyDecoder, Exchange
 from kgcrawl.crawl.politeness import HostGate
 from kgcrawl.crawl.robots import RobotsCache
 from kgcrawl.text.urls import canonical_url, host_of
@@ -23,6 +24,7 @@ from kgcrawl.text.urls import canonical_url, host_of
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 REDIRECTS = (301, 302, 303, 307, 308)
 RETRY_BACKOFF = 0.25  # seconds, doubled per retry
+HTTP_VERSIONS = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTTP/2"}  # urllib3's numbers
 
 
 @dataclass
@@ -40,6 +42,7 @@ class FetchResult:
     redirects: tuple[str, ...] = ()
     seconds: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    exchange: Exchange | None = None  # the accepted response as received, for the WARC
 
     @property
     def ok(self) -> bool:
@@ -60,6 +63,7 @@ class _Response:
     status: int
     headers: dict[str, str]
     body: bytes
+    exchange: Exchange | None = None
 
 
 class Fetcher:
@@ -116,6 +120,7 @@ class Fetcher:
         result.content_type = content_type
         result.headers = response.headers
         result.content = response.body
+        result.exchange = response.exchange
         try:
             result.text, result.charset = decode_html(response.body, content_type)
         except DecodeError:
@@ -192,6 +197,7 @@ class Fetcher:
     def _request(self, target: str, host: str, page: bool) -> _Response:
         """One GET without redirects; the body is streamed and cut at `max_bytes`."""
         import requests
+        import urllib3
 
         settings = self.settings
         deadline = time.monotonic() + settings.connect_timeout + settings.read_timeout
@@ -219,18 +225,34 @@ class Fetcher:
                 declared = headers.get("content-length", "")
                 if declared.isdigit() and int(declared) > settings.max_bytes:
                     raise _Failure("too large", status)
-            chunks, size = [], 0
+            try:  # the body as received, for the archive; decoded here (crawl/exchange.py)
+                decoder = BodyDecoder(headers.get("content-encoding", ""))
+            except ValueError:
+                raise _Failure("decode", status) from None
+            chunks, received, size = [], [], 0
             try:
-                for chunk in response.iter_content(chunk_size=65536):
+                for piece in response.raw.stream(65536, decode_content=False):
+                    received.append(piece)
+                    chunk = decoder.feed(piece, settings.max_bytes - size + 1)
                     size += len(chunk)
                     if size > settings.max_bytes:
                         raise _Failure("too large", status)
                     if time.monotonic() > deadline:
                         raise _Failure("timeout", status)
                     chunks.append(chunk)
-            except requests.RequestException as exc:
+            except ValueError:
+                raise _Failure("decode", status) from None
+            except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
                 raise _Failure("timeout" if _timed_out(exc) else "reset", status) from None
-        return _Response(status, headers, b"".join(chunks))
+            exchange = Exchange(
+                request_headers=list(response.request.headers.items()),
+                http_version=HTTP_VERSIONS.get(response.raw.version, "HTTP/1.1"),
+                status=status,
+                reason=response.reason or "",
+                headers=list(response.raw.headers.items()),
+                body=b"".join(received),
+            )
+        return _Response(status, headers, b"".join(chunks), exchange)
 
 
 def _timed_out(exc: BaseException) -> bool:
