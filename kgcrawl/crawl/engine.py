@@ -36,6 +36,7 @@ from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result
 from kgcrawl.crawl.analysers import start_analysers
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
+from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState, new_run_id
@@ -175,7 +176,12 @@ class Engine:
         self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings))
         self.crawl.seed(list(settings.seeds))
         self.fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
-        self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
+        self.warc = (
+            WarcArchive(warc, truncate_to=meta.get("warc_offset"), run_id=self.run_id)
+            if warc
+            else None
+        )
+        self._exchanges: dict[str, tuple[str, Exchange]] = {}  # URL → response to archive
         self.on_commit = on_commit
         self.on_progress = on_progress
         self.on_outcome = on_outcome  # each outcome as it is folded in (not on replay)
@@ -317,9 +323,8 @@ class Engine:
         """Fetch and analyse one URL (in a worker thread when there are several)."""
         with self.times.stage("fetch"):
             result: FetchResult = self.fetcher.fetch(url)
-        if self.warc and result.status is not None and result.content:
-            with self.times.stage("state write"):
-                self.warc.write(result.final_url, result.status, result.headers, result.content)
+        if self.warc and result.exchange is not None:  # archived when folded in (_fold)
+            self._exchanges[url] = (result.final_url, result.exchange)
         try:
             if self._analysers is None or not result.ok:
                 return analyse_result(url, result, self.crawl.matcher, self.times)
@@ -338,6 +343,10 @@ class Engine:
     def _fold(self, link: int, outcome: Outcome) -> None:
         with self.times.stage("score"):
             outcome = self.crawl.fold_logged(link, outcome)
+        archived = self._exchanges.pop(outcome.url, None)
+        if archived is not None:  # in log order: the WARC at a checkpoint = what is committed
+            with self.times.stage("state write"):
+                self.warc.write(*archived)
         self.state.append(outcome)
         self._committed.append(outcome)
         if outcome.downloaded:
