@@ -9,6 +9,7 @@ and the end of a crawl runs it).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -45,7 +46,8 @@ def sandbox_process(
     """`kgcrawl sandbox serve` in a child process (its own core); yields the --resolve list."""
     command = [sys.executable, "-m", "kgcrawl", "sandbox", "serve", "--port", "0",
                "--seed", str(seed), "--size", size, "--profile", profile,
-               "--slow-delay", str(slow_delay), "--hang", str(hang)]  # fmt: skip
+               "--slow-delay", str(slow_delay), "--hang", str(hang),
+               "--parent", str(os.getpid())]  # fmt: skip
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
     )

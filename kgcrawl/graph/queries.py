@@ -142,10 +142,13 @@ def run_query(
             return store.run(cypher, values, read_only=not write)
         except GraphQueryError as exc:
             if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
-                raise GraphQueryError(f"{store.uri}: the graph is empty (no crawl wrote it yet)")
+                empty = f"{store.uri}: the graph is empty (no crawl wrote it yet)"
+                raise GraphQueryError(empty) from None
             if write or not _refused_write(str(exc)):
                 raise
-            raise GraphQueryError(f"{exc} (queries are read-only; --write allows changes)") from None
+            raise GraphQueryError(
+                f"{exc} (queries are read-only; --write allows changes)"
+            ) from None
 
 
 def _refused_write(message: str) -> bool:

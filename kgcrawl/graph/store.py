@@ -99,7 +99,7 @@ class FalkorStore(GraphStore):
         port: int,
         graph: str = DEFAULT_GRAPH,
         *,
-        stop_home: Path | None = None,
+        lease: tuple[Path, str] | None = None,
     ) -> None:
         import falkordb
         import redis
@@ -108,7 +108,7 @@ class FalkorStore(GraphStore):
 
         self.uri = f"falkordb://{host}:{port}/{graph}"
         self.graph_name = graph
-        self._stop_home = stop_home
+        self._lease = lease  # (home, token) of an embedded server, given back on close
         self._redis = redis
         try:
             # One quick retry (a pooled connection may predate a server restart); the
@@ -183,9 +183,10 @@ class FalkorStore(GraphStore):
 
     def close(self) -> None:
         self._db.connection.close()
-        if self._stop_home is not None:
-            server.stop(self._stop_home)
-            self._stop_home = None
+        if self._lease is not None:
+            home, token = self._lease
+            self._lease = None
+            server.release(token, home)
 
     def _command(self, *args: str) -> Any:
         errors = self._redis.exceptions
@@ -311,9 +312,9 @@ def connect(
 
 
 def _embedded(home: Path) -> FalkorStore:
-    """The data folder's server, started if needed (and then stopped by `close`)."""
-    info, started = server.start(home)
-    store = FalkorStore("127.0.0.1", info.port, stop_home=home if started else None)
+    """The data folder's server, started if needed; the last command to close it stops it."""
+    info, token, started = server.lease(home)
+    store = FalkorStore("127.0.0.1", info.port, lease=(home, token))
     store.ensure_schema()
     if started and server.replay_bytes(home) > REPLAY_COMPACT_BYTES:
         store.compact()
