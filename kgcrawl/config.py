@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.setting_ranges import RANGES, graph_uri_problem, out_of_range
 from kgcrawl.suggest import did_you_mean
 
 
@@ -365,64 +366,6 @@ def _build(values: dict[str, Any], origins: dict[str, str], path: Path) -> Setti
     )
 
 
-# Bounds of the numeric settings not checked one by one in `_validate`:
-# key → (lowest, highest, lowest allowed, highest allowed); None = no bound.
-_RANGES: dict[str, tuple[float | None, float | None, bool, bool]] = {
-    "relevance.omega": (0, 1, True, True),
-    "relevance.bm25_k": (0, None, True, False),
-    "relevance.bm25_b": (0, 1, True, True),
-    "relevance.pagerank_every": (1, None, True, False),
-    "crawl.seed": (0, None, True, False),
-    "crawl.workers": (1, 256, True, True),
-    "crawl.checkpoint_every": (1, None, True, False),
-    "crawl.discard_keep": (0, None, True, False),
-    "crawl.report_every": (1, None, True, False),
-    "tabu.seeds_per_host": (1, None, True, False),
-    "tabu.early_fraction": (0, 1, True, True),
-    "tabu.min_hosts": (0, None, True, False),
-    "tabu.host_min_visits": (0, None, True, False),
-    "tabu.host_max_visits": (1, None, True, False),
-    "colony.alpha": (0, None, True, False),
-    "colony.beta": (0, None, True, False),
-    "colony.c0": (0, None, False, False),
-    "fetch.connect_timeout": (0, 600, False, True),
-    "fetch.read_timeout": (0, 3600, False, True),
-    "fetch.max_redirects": (0, 50, True, True),
-    "fetch.retries": (0, 20, True, True),
-    "fetch.max_bytes": (1, None, True, False),
-}
-GRAPH_SCHEMES = ("falkordb", "bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
-
-
-def out_of_range(value: float, bounds: tuple[float | None, float | None, bool, bool]) -> str:
-    """"" when `value` lies within `bounds`, else what it must be (`must lie in (0, 600]`)."""
-    low, high, low_ok, high_ok = bounds
-    below = low is not None and (value < low or (value == low and not low_ok))
-    above = high is not None and (value > high or (value == high and not high_ok))
-    if not (below or above):
-        return ""
-    if high is None:
-        return f"must be {'≥' if low_ok else '>'} {low:g}"
-    return f"must lie in {'[' if low_ok else '('}{low:g}, {high:g}{']' if high_ok else ')'}"
-
-
-def _check_graph_uri(uri: str) -> str:
-    """"" for a graph URI `graph.store.connect` knows, else why not."""
-    uri = uri.strip()
-    if uri in ("embedded", "none"):
-        return ""
-    parts = urlsplit(uri)
-    if parts.scheme not in GRAPH_SCHEMES:
-        return f"{uri!r}: expected embedded, none, falkordb://, bolt:// or neo4j:// (and +s, +ssc)"
-    try:
-        port = parts.port
-    except ValueError:
-        return f"{uri!r}: the port is not a number in 0-65535"
-    if not parts.hostname or (parts.scheme == "falkordb" and port is None):
-        return f"{uri!r}: needs a host" + (" and a port" if parts.scheme == "falkordb" else "")
-    return ""
-
-
 def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     def fail(key: str, message: str) -> None:
         origin = settings.origins.get(key, str(path))
@@ -508,7 +451,7 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     if settings.fetch.delay < 0:
         fail("fetch.delay", "must not be negative")
     flat = settings.flat()
-    for key, bounds in _RANGES.items():
+    for key, bounds in RANGES.items():
         message = out_of_range(flat[key], bounds)
         if message:
             fail(key, f"{message}, got {flat[key]}")
@@ -516,7 +459,7 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("tabu.host_max_visits", "must not be below tabu.host_min_visits")
     if not settings.fetch.user_agent.strip():
         fail("fetch.user_agent", "must name the crawler (it may not be empty)")
-    wrong_uri = _check_graph_uri(settings.graph.uri)
+    wrong_uri = graph_uri_problem(settings.graph.uri)
     if wrong_uri:
         fail("graph.uri", wrong_uri)
     if not settings.seeds:

@@ -71,11 +71,10 @@ def _error(line: str, code: int = 2) -> None:
 def _drop_stdout() -> None:
     import os
     import sys
+    from contextlib import suppress
 
-    try:
+    with suppress(OSError, ValueError):  # no real stdout (a test runner's): nothing to drop
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # no real stdout (a test runner's): nothing to drop
-        pass
 
 
 def _stopped(run_id: str | None) -> str:
