@@ -1,10 +1,13 @@
 """kill -9 at random moments of an 8-worker crawl with the graph and a WARC on (issue 15).
 
-python benchmarks/bench_kill.py [--kills 10] [--pages 400] [--workers 8] [--seed 1]
+python benchmarks/bench_kill.py [--kills 10] [--pages 600] [--workers 8] [--seed 1]
 
 One `kgcrawl crawl` process is started, then SIGKILLed (only that process: its
 helpers must die with it) at a random moment, resumed, killed again, … `--kills`
-times, and finally resumed to its end. Then the run is checked against itself:
+times, and finally resumed to its end. One kill in four lands during start-up
+(0.5–5 s); the others 0–2.5 s after the segment's first commit, so they hit a
+crawl with fetches in flight and outcomes waiting for their checkpoint. Then the
+run is checked against itself:
 
 - pages: outcome numbers 1..n with no gap, no selected URL twice, DP = budget;
 - graph: the crawl's FETCHED edges are exactly the pages its outcomes name, and
@@ -70,7 +73,7 @@ def alive(pid: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=10)
-    parser.add_argument("--pages", type=int, default=400)
+    parser.add_argument("--pages", type=int, default=600)
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -97,11 +100,16 @@ def main() -> None:
     try:
         command = start
         for kill in range(1, args.kills + 1):
+            before = committed(state)
             process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
-            while not state.exists() and process.poll() is None:
-                time.sleep(0.05)
-            moment = rng.uniform(1.0, 15.0)  # start-up included
-            time.sleep(moment)
+            began_segment = time.monotonic()
+            if kill % 4 == 1:  # now and then during start-up (replay, graph, analysers)
+                time.sleep(rng.uniform(0.5, 5.0))
+            else:  # otherwise while it crawls: after its first commit, at a random moment
+                while committed(state) <= before and process.poll() is None:
+                    time.sleep(0.02)
+                time.sleep(rng.uniform(0.0, 2.5))
+            moment = time.monotonic() - began_segment
             if process.poll() is not None:
                 print(f"kill {kill}: the crawl had ended (exit {process.returncode})")
                 break
