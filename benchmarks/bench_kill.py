@@ -103,6 +103,8 @@ def main() -> None:
             before = committed(state)
             process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
             began_segment = time.monotonic()
+            while not state.exists() and process.poll() is None:  # a run to resume
+                time.sleep(0.02)
             if kill % 4 == 1:  # now and then during start-up (replay, graph, analysers)
                 time.sleep(rng.uniform(0.5, 5.0))
             else:  # otherwise while it crawls: after its first commit, at a random moment
