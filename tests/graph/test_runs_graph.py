@@ -58,3 +58,10 @@ def test_query_is_read_only_unless_write(graph_server) -> None:
     assert run_query(count, uri=uri).rows == [[0]]
     run_query("CREATE (:Probe {n: 1})", uri=uri, write=True)
     assert run_query(count, uri=uri).rows == [[1]]
+
+
+def test_a_read_only_statement_reads_on_every_backend(any_store) -> None:
+    """The Neo4j adapter reads in a read transaction; FalkorDB with GRAPH.RO_QUERY."""
+    GraphWriter(any_store.store).write_crawl(CRAWL)
+    result = any_store.store.run("MATCH (c:Crawl) RETURN c.id", read_only=True)
+    assert result.rows == [["run-1"]]
