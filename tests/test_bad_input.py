@@ -199,7 +199,19 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("json and csv", ["query", "RETURN 1", "--json", "--csv"], "--csv"),
         ("command unknown", ["crawll"], "crawll"),
     ]
-    return cases + files + crawls + runs + queries
+    others = [
+        ("calibrate domain", ["calibrate", "tourismm"], "tourismm"),
+        ("calibrate precision", ["calibrate", "tourism", "--precision", "2"], "precision"),
+        ("refresh unknown run", ["refresh-ontology", "tourism", "--run", "nosuch"], "nosuch"),
+        ("evaluate strategy", ["evaluate", "tourism", "--strategies", "bogus"], "bogus"),
+        ("evaluate repeats", ["evaluate", "tourism", "--repeats", "0"], "--repeats"),
+        ("demo pages", ["demo", "--max-pages", "0"], "--max-pages"),
+        ("sandbox size", ["sandbox", "info", "--size", "huge"], "huge"),
+        ("truth size", ["sandbox", "truth", "http://x.cn/", "--size", "huge"], "huge"),
+        ("serve port", ["sandbox", "serve", "--port", "99999"], "--port"),
+        ("init no ontology", ["pipeline", "init", "x"], "--ontology"),
+    ]
+    return cases + files + crawls + runs + queries + others
 
 
 CASES = _cases()

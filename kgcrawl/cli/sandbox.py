@@ -25,7 +25,9 @@ SandboxProfile = Annotated[
 @sandbox_app.command("serve")
 def sandbox_serve(
     seed: SandboxSeed = 0,
-    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 = any free).")] = 0,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port on 127.0.0.1 (0 = any free).")
+    ] = 0,
     size: SandboxSize = "default",
     profile: SandboxProfile = "default",
     slow_delay: Annotated[
