@@ -83,10 +83,24 @@ def main() -> None:
     warc = home / "crawl.warc.gz"
     state = home / "runs" / RUN / "state.sqlite"
     serve = subprocess.Popen(
-        [sys.executable, "-m", "kgcrawl", "sandbox", "serve", "--size", "small",
-         "--slow-delay", "0.05", "--hang", "1"],
-        stdout=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "kgcrawl",
+            "sandbox",
+            "serve",
+            "--size",
+            "small",
+            "--slow-delay",
+            "0.05",
+            "--hang",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )  # fmt: skip (the server's own notes on connections reset by a killed crawl)
     resolve = next(line.split("'")[1] for line in serve.stdout if "--resolve" in line)
     base = [sys.executable, "-m", "kgcrawl", "--quiet", "crawl"]
     start = [*base, "tourism", "--run-id", RUN, "--workers", str(args.workers),
