@@ -91,8 +91,9 @@ class StateError(KgcrawlError):
     """A run is missing or its state cannot be read."""
 
 
-# A run id names a folder under runs/: letters, digits, `.`, `_`, `-`; no path, no `..`.
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+# A run id names a folder under runs/: letters (any script: a domain may be named 旅游),
+# digits, `.`, `_`, `-`; no path, no `..`.
+RUN_ID = re.compile(r"\w[\w.-]{0,127}")
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -101,7 +102,7 @@ def check_run_id(run_id: str) -> str:
     if not RUN_ID.fullmatch(run_id) or ".." in run_id:
         raise StateError(
             f"run id {run_id!r}: use 1-128 letters, digits, '.', '_' or '-' "
-            "(starting with a letter or digit, no '..')"
+            "(starting with a letter, digit or '_'; no '..')"
         )
     return run_id
 
