@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import resource
 import subprocess
 import sys
 import threading
@@ -25,6 +26,7 @@ from kgcrawl.crawl.warc import WarcArchive
 
 PAGE = "<html><head><meta charset=gbk></head><body>暴雨 山体滑坡</body></html>".encode("gbk")
 PACKED = gzip.compress(PAGE, mtime=0)
+BOMB = gzip.compress(b"<html>" + b"\0" * 50_000_000, mtime=0)  # 50 MB in ≈ 50 KB
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -35,6 +37,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(404)
             self.send_header("Content-Length", "0")
             self.end_headers()
+            return
+        if self.path in ("/bomb", "/broken"):
+            body = BOMB if self.path == "/bomb" else b"not gzip at all"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=gbk")
@@ -135,3 +146,14 @@ def test_a_resumed_archive_is_cut_back_to_its_checkpoint(gzip_site, tmp_path) ->
                    ("request", "http://site.example/1"), ("response", "http://site.example/3"),
                    ("request", "http://site.example/3")]  # fmt: skip
     assert warcio("check", str(path)).returncode == 0
+
+
+def test_the_body_is_still_cut_at_max_bytes_after_decompression(gzip_site) -> None:
+    """Reading the body raw must not undo the bomb guard: 50 MB unpacked, 1 MB allowed."""
+    settings = Fetch(delay=0.0, connect_timeout=2.0, read_timeout=5.0, max_bytes=1_000_000)
+    fetcher = Fetcher(settings, parse_resolve([gzip_site]))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert fetcher.fetch("http://site.example/bomb").reason == "too large"
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 20, f"peak RSS grew {grown_mb:.0f} MB"
+    assert fetcher.fetch("http://site.example/broken").reason == "decode"
