@@ -222,7 +222,6 @@ def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed
     command would start it) and the run rewritten into it; any other graph
     that is still down is left to `kgcrawl graph sync RUN`.
     """
-    from kgcrawl.graph import server
     from kgcrawl.graph.errors import GraphError, GraphUnavailable
     from kgcrawl.graph.store import connect
     from kgcrawl.graph.sync import sync_state
@@ -238,8 +237,7 @@ def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed
         _graph_behind(state, exc)
         return
     try:
-        server.start()
-        with connect("embedded") as store:
+        with connect("embedded") as store:  # starts it again under this command's lease
             sync_state(store, state)
     except GraphError as exc:
         _graph_behind(state, exc)
