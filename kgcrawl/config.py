@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.setting_ranges import RANGES, graph_uri_problem, out_of_range
 from kgcrawl.suggest import did_you_mean
 
 
@@ -453,11 +454,27 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("colony.link_weights", f"must be ≥ 0 and sum to 1, got {list(colony.link_weights)}")
     if settings.fetch.delay < 0:
         fail("fetch.delay", "must not be negative")
+    flat = settings.flat()
+    for key, bounds in RANGES.items():
+        message = out_of_range(flat[key], bounds)
+        if message:
+            fail(key, f"{message}, got {flat[key]}")
+    if settings.tabu.host_max_visits < settings.tabu.host_min_visits:
+        fail("tabu.host_max_visits", "must not be below tabu.host_min_visits")
+    if not settings.fetch.user_agent.strip():
+        fail("fetch.user_agent", "must name the crawler (it may not be empty)")
+    wrong_uri = graph_uri_problem(settings.graph.uri)
+    if wrong_uri:
+        fail("graph.uri", wrong_uri)
     if not settings.seeds:
         fail("seeds", "needs at least one seed URL")
     for seed in settings.seeds:
-        parts = urlsplit(seed)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        try:
+            parts = urlsplit(seed)
+            parts.port  # noqa: B018 - raises ValueError for a port that is no port
+        except ValueError as exc:
+            fail("seeds", f"not a URL: {seed!r} ({exc})")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             fail("seeds", f"not an http(s) URL: {seed!r}")
     if not check_ontology:
         return

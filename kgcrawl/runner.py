@@ -9,6 +9,7 @@ and the end of a crawl runs it).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -52,7 +53,8 @@ def sandbox_process(
     """`kgcrawl sandbox serve` in a child process (its own core); yields the --resolve list."""
     command = [sys.executable, "-m", "kgcrawl", "sandbox", "serve", "--port", "0",
                "--seed", str(seed), "--size", size, "--profile", profile,
-               "--slow-delay", str(slow_delay), "--hang", str(hang)]  # fmt: skip
+               "--slow-delay", str(slow_delay), "--hang", str(hang),
+               "--parent", str(os.getpid())]  # fmt: skip
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
     )
@@ -90,6 +92,37 @@ class CrawlRequest:
     ray_address: str | None = None  # ray: "auto", "ray://HOST:10001", None for a local Ray
 
 
+class RequestError(KgcrawlError):
+    """A crawl option is wrong; found before any run exists."""
+
+
+def check_request(request: CrawlRequest, new_run: bool, new_archive: bool) -> None:
+    """Every option that could fail later checked now, so a mistake leaves no empty run.
+
+    `new_archive`: the WARC starts with this crawl (a resume goes on with its own).
+    """
+    from kgcrawl.crawl.addresses import parse_resolve
+    from kgcrawl.crawl.state import StateError, check_run_id, state_path
+
+    for mapping, entry in zip(parse_resolve(request.resolve), request.resolve, strict=True):
+        if not 1 <= mapping.port <= 65535:
+            raise RequestError(f"--resolve {entry}: port {mapping.port} is not in 1-65535")
+    if new_run and request.run_id is not None:
+        check_run_id(request.run_id)
+        if state_path(request.run_id).exists():
+            raise StateError(f"--run-id {request.run_id}: a run of that id exists already")
+    warc = request.warc
+    if warc is not None:
+        if warc.is_dir():
+            raise RequestError(f"--warc {warc}: is a folder; name a file (e.g. crawl.warc.gz)")
+        if not warc.parent.is_dir():
+            raise RequestError(f"--warc {warc}: no folder {warc.parent}")
+        if warc.exists() and not warc.is_file():
+            raise RequestError(f"--warc {warc}: not a regular file")
+        if new_archive and warc.is_file() and warc.stat().st_size:
+            raise RequestError(f"--warc {warc}: the file exists; a new run starts a new archive")
+
+
 def crawl(
     settings: Settings,
     request: CrawlRequest,
@@ -105,9 +138,13 @@ def crawl(
     from kgcrawl.calibrate import resolve_thresholds
 
     Executor(request.executor, request.ray_address).check()  # before anything is started
+    new_archive = state is None or not state.meta().get("warc")
+    check_request(request, new_run=state is None, new_archive=new_archive)
     if state is None:
         settings = resolve_thresholds(settings, _announce)
     with ExitStack() as stack:
+        if state is not None:
+            stack.callback(state.close)  # and its run lock, whatever happens next
         resolve = request.resolve
         if request.sandbox:
             server = sandbox_process(request.sandbox_seed, request.sandbox_size,
@@ -120,7 +157,7 @@ def crawl(
                            "profile": request.sandbox_profile}  # fmt: skip
             state = start_run(settings, resolve=request.resolve, run_id=request.run_id,
                               warc=request.warc, sandbox=sandbox)  # fmt: skip
-        stack.callback(state.close)
+            stack.callback(state.close)
         sink = _graph_sink(settings, state)
         if sink is not None:
             stack.callback(sink.store.close)
@@ -143,19 +180,27 @@ def resume(
     """Continue a run from its last checkpoint with the settings it was started with."""
     from kgcrawl.graph.sync import run_settings
 
-    state = RunState.open(run_id)
-    meta = state.meta()
-    settings = run_settings(state)
-    request.resolve = tuple(meta.get("resolve", ())) + tuple(request.resolve)
-    if meta.get("sandbox"):
-        request.sandbox = True
-        request.sandbox_seed = meta["sandbox"]["seed"]
-        request.sandbox_size = meta["sandbox"]["size"]
-        request.sandbox_profile = meta["sandbox"].get("profile", "default")  # older runs: default
-    if meta.get("warc"):
-        request.warc = Path(meta["warc"])
-    if request.ontology is not None:
-        switch_ontology(state, settings, request.ontology)
+    state = RunState.open(run_id, lock=True)  # released by state.close() in `crawl`
+    try:
+        meta = state.meta()
+        settings = run_settings(state)
+        request.resolve = tuple(meta.get("resolve", ())) + tuple(request.resolve)
+        if meta.get("sandbox"):
+            request.sandbox = True
+            request.sandbox_seed = meta["sandbox"]["seed"]
+            request.sandbox_size = meta["sandbox"]["size"]
+            request.sandbox_profile = meta["sandbox"].get("profile", "default")  # older: default
+        if meta.get("warc"):
+            request.warc = Path(meta["warc"])
+        elif request.warc is not None:  # archived from this resume on
+            check_request(request, new_run=False, new_archive=True)
+            request.warc = request.warc.resolve()
+            state.set_meta({"warc": str(request.warc), "warc_offset": 0})
+        if request.ontology is not None:
+            switch_ontology(state, settings, request.ontology)
+    except BaseException:
+        state.close()
+        raise
     return crawl(settings, request, on_progress, state=state, on_outcome=on_outcome)
 
 
@@ -187,7 +232,6 @@ def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed
     command would start it) and the run rewritten into it; any other graph
     that is still down is left to `kgcrawl graph sync RUN`.
     """
-    from kgcrawl.graph import server
     from kgcrawl.graph.errors import GraphError, GraphUnavailable
     from kgcrawl.graph.store import connect
     from kgcrawl.graph.sync import sync_state
@@ -203,8 +247,7 @@ def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed
         _graph_behind(state, exc)
         return
     try:
-        server.start()
-        with connect("embedded") as store:
+        with connect("embedded") as store:  # starts it again under this command's lease
             sync_state(store, state)
     except GraphError as exc:
         _graph_behind(state, exc)

@@ -26,20 +26,55 @@ HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "traf
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: project errors become one line on stderr and exit code 2; Ctrl-C, 130."""
-    from rich.markup import escape
+    """Entry point: bad input becomes one line on stderr and exit code 2; Ctrl-C, 130.
 
-    from kgcrawl.errors import KgcrawlError
+    Click runs without its standalone mode, so a usage error (a wrong option
+    value) is one line naming the command and the option too, not a panel.
+    """
+    import sqlite3
+
+    import typer
+
+    from kgcrawl.errors import KgcrawlError, disk_full
 
     try:
-        app(args=argv, standalone_mode=True)
-    except KgcrawlError as exc:
-        message = f"[red]error:[/red] {escape(str(exc))}"
-        Console(stderr=True).print(message, highlight=False, soft_wrap=True)
-        raise SystemExit(2) from None
-    except (Interrupted, KeyboardInterrupt) as exc:
+        code = app(args=argv, standalone_mode=False)
+    except typer.TyperException as exc:  # click's usage errors, as Typer vendors them
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `kgcrawl` alone: the help
+            exc.show()
+            raise SystemExit(exc.exit_code) from None
+        ctx = getattr(exc, "ctx", None)
+        where = f"{ctx.command_path}: " if ctx is not None else ""
+        _error(where + " ".join(exc.format_message().split()), exc.exit_code)
+    except (KgcrawlError, OSError, sqlite3.Error) as exc:
+        line = str(exc) if isinstance(exc, KgcrawlError) else disk_full(exc)
+        if line is None:
+            raise
+        if not isinstance(exc, KgcrawlError):
+            _drop_stdout()  # what stdout still buffers would fail again at exit
+        _error(line)
+    except (Interrupted, KeyboardInterrupt, typer.Abort) as exc:
         Console().print(_stopped(getattr(exc, "run_id", None)), highlight=False, soft_wrap=True)
         raise SystemExit(130) from None
+    if isinstance(code, int) and code:
+        raise SystemExit(code)
+
+
+def _error(line: str, code: int = 2) -> None:
+    from rich.markup import escape
+
+    Console(stderr=True).print(f"[red]error:[/red] {escape(line)}", highlight=False,
+                               soft_wrap=True)  # fmt: skip
+    raise SystemExit(code) from None
+
+
+def _drop_stdout() -> None:
+    import os
+    import sys
+    from contextlib import suppress
+
+    with suppress(OSError, ValueError):  # no real stdout (a test runner's): nothing to drop
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _stopped(run_id: str | None) -> str:

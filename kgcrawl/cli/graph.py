@@ -58,14 +58,18 @@ def query(
         str | None,
         typer.Option("--graph", help="embedded (default), falkordb://, bolt://, neo4j:// URI."),
     ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Allow the statement to change the graph.")
+    ] = False,
 ) -> None:
-    """Run Cypher (or a saved query) against the knowledge graph and print the result."""
+    """Run Cypher (or a saved query) against the knowledge graph and print the result (read-only
+    unless --write)."""
     from kgcrawl.graph.queries import run_query
     from kgcrawl.graph.view import result_csv, result_json, result_table
 
     if as_json and as_csv:
         raise typer.BadParameter("choose one of --json and --csv")
-    result = run_query(cypher, saved=saved, params=param or [], uri=graph)
+    result = run_query(cypher, saved=saved, params=param or [], uri=graph, write=write)
     if as_json:
         sys.stdout.write(result_json(result) + "\n")
     elif as_csv:

@@ -25,7 +25,9 @@ SandboxProfile = Annotated[
 @sandbox_app.command("serve")
 def sandbox_serve(
     seed: SandboxSeed = 0,
-    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 = any free).")] = 0,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port on 127.0.0.1 (0 = any free).")
+    ] = 0,
     size: SandboxSize = "default",
     profile: SandboxProfile = "default",
     slow_delay: Annotated[
@@ -34,10 +36,18 @@ def sandbox_serve(
     hang: Annotated[
         float, typer.Option("--hang", help="Seconds /live/ pages stall mid-body.")
     ] = 30.0,
+    parent: Annotated[
+        int | None, typer.Option("--parent", hidden=True, help="Exit when this process does.")
+    ] = None,
 ) -> None:
     """Serve the sandbox web on 127.0.0.1 until SIGINT/SIGTERM; print the --resolve mapping."""
     from kgcrawl.sandbox.server import serve
     from kgcrawl.sandbox.world import World
+
+    if parent is not None:  # started by a crawl (runner.sandbox_process): go with it
+        from kgcrawl.lifetime import die_with_parent
+
+        die_with_parent(parent)
 
     world = World(seed, size, profile)
 

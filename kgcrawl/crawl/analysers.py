@@ -9,12 +9,14 @@ functions they run live in `kgcrawl.crawl.outcome`), so while they start the
 parent's `__main__` is hidden behind an empty module and they import no script.
 
 A Ctrl-C reaches every process of the terminal's group: the analysers ignore
-SIGINT and let the crawl stop them, so none prints a traceback.
+SIGINT and let the crawl stop them, so none prints a traceback. A crawl killed
+outright takes them along (kgcrawl/lifetime.py).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -24,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
 from kgcrawl.crawl.analyse import init_analyser
+from kgcrawl.lifetime import die_with_parent
 
 _main_lock = threading.Lock()
 
@@ -34,14 +37,15 @@ def start_analysers(processes: int, labels: list[tuple[str, ...]]) -> ProcessPoo
         max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init,
-        initargs=(labels,),  # each analyser builds the crawl's matcher
+        initargs=(labels, os.getpid()),  # each analyser builds the crawl's matcher
     )
     with _main_hidden():
         list(pool.map(int, range(processes)))  # a task each: every process starts now
     return pool
 
 
-def _init(labels: list[tuple[str, ...]]) -> None:
+def _init(labels: list[tuple[str, ...]], crawl_pid: int) -> None:
+    die_with_parent(crawl_pid)  # a crawl killed with SIGKILL takes its analysers along
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     init_analyser(labels)
 

@@ -39,7 +39,7 @@ from kgcrawl.crawl.state import RunState, new_run_id
 from kgcrawl.crawl.strategies.base import uses_keywords
 from kgcrawl.crawl.versions import OntologyVersion, as_meta, recorded, version_of
 from kgcrawl.crawl.warc import WarcArchive
-from kgcrawl.crawl.workers import Done, LocalWorkers, Workers
+from kgcrawl.crawl.workers import Archived, Done, LocalWorkers, Workers
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.topic import TopicModel, topic_model_for
 
@@ -205,7 +205,11 @@ class Engine:
             raise KgcrawlError(f"run {self.run_id} writes a WARC: resume it with --executor local")
         self.turns = HostTurns()  # politeness, decided here for every worker (crawl/dispatch.py)
         self.dispatcher: Dispatcher | None = None  # the last parallel loop's, for its occupancy
-        self.warc = WarcArchive(warc, truncate_to=meta.get("warc_offset")) if warc else None
+        self.warc = (
+            WarcArchive(warc, truncate_to=meta.get("warc_offset"), run_id=self.run_id)
+            if warc
+            else None
+        )
         self.on_commit = on_commit
         self.on_progress = on_progress
         self.on_outcome = on_outcome  # each outcome as it is folded in (not on replay)
@@ -331,7 +335,7 @@ class Engine:
             return RayWorkers(self.settings.fetch, capacity, matcher.words, self.mappings,
                               address=self.executor.address)  # fmt: skip
         return LocalWorkers(self.settings.fetch, capacity, matcher, self.fetcher, self.times,
-                            self.warc)  # fmt: skip
+                            archive=self.warc is not None)  # fmt: skip
 
     def _finish(self, link: int, answer: Done | BaseException) -> None:
         """A worker's answer: the host's turn ends, the outcome is folded in.
@@ -345,17 +349,20 @@ class Engine:
             result = FetchResult(url, url, reason=f"worker lost: {type(answer).__name__}")
             answer = Done(failed_outcome(url, result), self.settings.fetch.delay)
         self.turns.finish(self.crawl.host_of(link), answer.delay)
-        self._fold(link, answer.outcome)
+        self._fold(link, answer.outcome, answer.exchange)
 
     def _use_version(self, version: OntologyVersion) -> None:
         settings = version.settings(self.settings)
         self.crawl.use_ontology(settings, topic_for(settings))
 
-    def _fold(self, link: int, outcome: Outcome) -> None:
+    def _fold(self, link: int, outcome: Outcome, exchange: Archived | None = None) -> None:
         if outcome.reason == STOPPED:  # cut by the stop signal: not an outcome, asked again
             return  # on resume (the link stays unvisited in the log)
         with self.times.stage("score"):
             outcome = self.crawl.fold_logged(link, outcome)
+        if self.warc and exchange is not None:  # in log order: the WARC at a checkpoint is
+            with self.times.stage("state write"):  # what is committed
+                self.warc.write(*exchange)
         self.state.append(outcome)
         self._committed.append(outcome)
         if outcome.downloaded:

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping, Pin, RefusedAddress, checked_address, mapped
 from kgcrawl.crawl.decode import DecodeError, decode_html
+from kgcrawl.crawl.exchange import BodyDecoder, Exchange
 from kgcrawl.crawl.politeness import HostGate
 from kgcrawl.crawl.robots import RobotsCache
 from kgcrawl.text.html import link_url
@@ -37,6 +38,7 @@ REDIRECTS = (301, 302, 303, 307, 308)
 RETRY_BACKOFF = 0.25  # seconds, doubled per retry
 RETRIED = ("timeout", "reset", "no response")  # transient failures worth another attempt
 STOPPED = "stopped"  # the crawl was asked to stop during the fetch: not an outcome
+HTTP_VERSIONS = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTTP/2"}  # urllib3's numbers
 
 log = logging.getLogger("kgcrawl.crawl")
 
@@ -56,6 +58,7 @@ class FetchResult:
     redirects: tuple[str, ...] = ()
     seconds: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    exchange: Exchange | None = None  # the accepted response as received, for the WARC
 
     @property
     def ok(self) -> bool:
@@ -77,6 +80,7 @@ class _Response:
     status: int
     headers: dict[str, str]
     body: bytes
+    exchange: Exchange | None = None
 
 
 class Fetcher:
@@ -141,6 +145,7 @@ class Fetcher:
         result.content_type = content_type
         result.headers = response.headers
         result.content = response.body
+        result.exchange = response.exchange
         try:
             result.text, result.charset = decode_html(response.body, content_type)
         except DecodeError:
@@ -240,6 +245,7 @@ class Fetcher:
         still bound each connect and each read inside it.
         """
         import requests
+        import urllib3
 
         settings = self.settings
         session = self._session()
@@ -269,18 +275,34 @@ class Fetcher:
                     declared = headers.get("content-length", "")
                     if declared.isdigit() and int(declared) > settings.max_bytes:
                         raise _Failure("too large", status)
-                chunks, size = [], 0
+                try:  # the body as received, for the archive; decoded here (crawl/exchange.py)
+                    decoder = BodyDecoder(headers.get("content-encoding", ""))
+                except ValueError:
+                    raise _Failure("decode", status) from None
+                chunks, received, size = [], [], 0
                 try:
-                    for chunk in response.iter_content(chunk_size=65536):
+                    for piece in response.raw.stream(65536, decode_content=False):
+                        received.append(piece)
+                        chunk = decoder.feed(piece, settings.max_bytes - size + 1)
                         size += len(chunk)
                         if size > settings.max_bytes:
                             raise _Failure("too large", status)
                         chunks.append(chunk)
-                except requests.RequestException as exc:
+                except ValueError:
+                    raise _Failure("decode", status) from None
+                except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
                     raise _cut_or(exchange.cut, failure_reason(exc), status) from None
+                archived = Exchange(
+                    request_headers=list(response.request.headers.items()),
+                    http_version=HTTP_VERSIONS.get(response.raw.version, "HTTP/1.1"),
+                    status=status,
+                    reason=response.reason or "",
+                    headers=list(response.raw.headers.items()),
+                    body=b"".join(received),
+                )
             if exchange.cut:  # cut while the body was read to the connection's end
                 raise _cut_or(exchange.cut, "", status)
-        return _Response(status, headers, b"".join(chunks))
+        return _Response(status, headers, b"".join(chunks), archived)
 
 
 def _cut_or(cut: str | None, reason: str, status: int | None = None) -> _Failure:

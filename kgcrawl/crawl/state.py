@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.runlock import RunLock
 from kgcrawl.errors import KgcrawlError
 
 _U64 = 1 << 64
@@ -88,6 +91,26 @@ class StateError(KgcrawlError):
     """A run is missing or its state cannot be read."""
 
 
+# A run id names a folder under runs/: letters (any script: a domain may be named 旅游),
+# digits, `.`, `_`, `-`; no path, no `..`.
+RUN_ID = re.compile(r"\w[\w.-]{0,127}")
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_run_id(run_id: str) -> str:
+    """The id itself, or StateError: it must stay a single folder name under runs/."""
+    if not RUN_ID.fullmatch(run_id) or ".." in run_id:
+        raise StateError(
+            f"run id {run_id!r}: use 1-128 letters, digits, '.', '_' or '-' "
+            "(starting with a letter, digit or '_'; no '..')"
+        )
+    return run_id
+
+
+def state_path(run_id: str) -> Path:
+    return runs_dir() / check_run_id(run_id) / "state.sqlite"
+
+
 def data_home() -> Path:
     """`$KGCRAWL_HOME`, else `.kgcrawl/` in the working directory."""
     return Path(os.environ.get("KGCRAWL_HOME") or Path.cwd() / ".kgcrawl")
@@ -110,32 +133,60 @@ def new_run_id(domain: str, strategy: str) -> str:
 class RunState:
     """One run's SQLite file: pending outcomes, committed in checkpoints."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, lock: RunLock | None = None) -> None:
+        """Open (or create) the file; `lock`, when given, is held until `close`."""
         self.path = path
+        self._lock = lock
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._migrate()
+        with self._readable():
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
         self._pending: list[Outcome] = []
         self._pending_meta: dict[str, str] = {}
 
     @classmethod
     def create(cls, run_id: str, meta: dict[str, Any]) -> RunState:
-        path = runs_dir() / run_id / "state.sqlite"
+        """A new run, locked for the crawl that creates it."""
+        path = state_path(run_id)
+        lock = RunLock(path.parent, run_id).acquire()
         if path.exists():
+            lock.release()
             raise StateError(f"run {run_id} exists already ({path})")
-        state = cls(path)
+        state = cls(path, lock)
         state.set_meta({"run_id": run_id, **meta})
         state.checkpoint()
         return state
 
     @classmethod
-    def open(cls, run_id: str) -> RunState:
-        path = runs_dir() / run_id / "state.sqlite"
+    def open(cls, run_id: str, lock: bool = False) -> RunState:
+        """An existing run; `lock=True` (to crawl it) refuses while another process does."""
+        path = state_path(run_id)
         if not path.is_file():
             raise StateError(f"no run {run_id!r} under {runs_dir()}")
-        return cls(path)
+        run_lock = RunLock(path.parent, run_id).acquire() if lock else None
+        try:
+            check_header(path)
+            state = cls(path, run_lock)
+            if "run_id" not in state.meta():
+                state.close()
+                raise StateError(f"{path}: corrupt run state (no run id in it)")
+        except BaseException:
+            if run_lock is not None:
+                run_lock.release()
+            raise
+        return state
+
+    @contextmanager
+    def _readable(self) -> Iterator[None]:
+        """SQLite's own errors on a damaged file as one StateError naming it."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if _disk_full(exc):
+                raise
+            raise StateError(f"{self.path}: corrupt run state ({exc})") from None
 
     def _migrate(self) -> None:
         self._db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)")
@@ -201,29 +252,54 @@ class RunState:
     # -- reading -----------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
+        with self._readable():
+            rows = self._db.execute("SELECT key, value FROM meta").fetchall()
+            try:
+                return {k: json.loads(v) for k, v in rows}
+            except ValueError as exc:
+                raise StateError(f"{self.path}: corrupt run state (meta: {exc})") from None
 
     def count(self, where: str = "1") -> int:
-        return self._db.execute(f"SELECT count(*) FROM outcomes WHERE {where}").fetchone()[0]
+        with self._readable():
+            return self._db.execute(f"SELECT count(*) FROM outcomes WHERE {where}").fetchone()[0]
 
     def outcomes(self, after: int = 0) -> Iterator[Outcome]:
         """Committed outcomes in fold order, with their links."""
         links: dict[int, list[tuple[str, str, str, float | None, float | None]]] = {}
-        for seq, url, anchor, counts, ra, p in self._db.execute(
-            "SELECT seq, url, anchor, anchor_counts, anchor_relevance, priority FROM outlinks "
-            "WHERE seq > ? ORDER BY seq, position",
-            (after,),
-        ):
-            links.setdefault(seq, []).append((url, anchor, counts, ra, p))
-        cursor = self._db.execute("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq", (after,))
-        for row in cursor:
-            yield _outcome_from_row(row, links.get(row[0], []))
+        with self._readable():
+            for seq, url, anchor, counts, ra, p in self._db.execute(
+                "SELECT seq, url, anchor, anchor_counts, anchor_relevance, priority FROM "
+                "outlinks WHERE seq > ? ORDER BY seq, position",
+                (after,),
+            ):
+                links.setdefault(seq, []).append((url, anchor, counts, ra, p))
+            cursor = self._db.execute("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq", (after,))
+            for row in cursor:
+                yield _outcome_from_row(row, links.get(row[0], []))
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        return self._db.execute(sql, params).fetchall()
+        with self._readable():
+            return self._db.execute(sql, params).fetchall()
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+
+def check_header(path: Path) -> None:
+    """StateError unless the file starts as an SQLite database does (empty, cut, overwritten)."""
+    with open(path, "rb") as fh:
+        head = fh.read(len(SQLITE_HEADER))
+    if head != SQLITE_HEADER:
+        what = "empty" if not head else "not an SQLite database"
+        raise StateError(f"{path}: corrupt run state ({what})")
+
+
+def _disk_full(exc: sqlite3.DatabaseError) -> bool:
+    """SQLITE_FULL is a full disk, not a damaged file: the caller reports it as such."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
 
 def _outcome_row(o: Outcome) -> tuple:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
 from kgcrawl.crawl.engine import CrawlResult, Progress
-from kgcrawl.crawl.state import RunState, runs_dir
+from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
 
@@ -109,14 +109,21 @@ def runs_table() -> Records:
                     numeric=frozenset({"pages", "relevant"}), narrow=_run_lines)  # fmt: skip
     metas = []
     for path in runs_dir().glob("*/state.sqlite"):
-        state = RunState(path)
+        try:
+            state = RunState.open(path.parent.name)
+        except StateError as exc:  # one damaged run is listed as such; the others still are
+            metas.append({"run_id": path.parent.name, "corrupt": str(exc)})
+            continue
         metas.append(state.meta())
         state.close()
     for meta in sorted(metas, key=lambda m: (m.get("started_at") or 0, m["run_id"])):
+        if "corrupt" in meta:
+            table.add_row(meta["run_id"], "?", "?", "", "-", "-", "corrupt state")
+            continue
         table.add_row(
             meta["run_id"],
-            meta["domain"],
-            meta["strategy"],
+            meta.get("domain", "?"),
+            meta.get("strategy", "?"),
             iso_time(meta.get("started_at")),
             str(meta.get("dp", 0)),
             str(meta.get("lp", 0)),

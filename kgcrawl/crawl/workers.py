@@ -26,9 +26,9 @@ from urllib.parse import urlsplit
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, failed_outcome
 from kgcrawl.crawl.analysers import start_analysers
+from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.crawl.warc import WarcArchive
 from kgcrawl.text.matching import TopicMatcher
 
 # With several local workers, pages are analysed in processes (parsing is CPU work under the GIL).
@@ -39,12 +39,20 @@ log = logging.getLogger("kgcrawl.crawl")
 Analyse = Callable[[str, FetchResult], Outcome]
 
 
+Archived = tuple[str, Exchange]  # the final URL and the exchange as received, for the WARC
+
+
 @dataclass
 class Done:
-    """A worker's answer: the outcome, and the seconds its host rests before its next request."""
+    """A worker's answer: the outcome, and the seconds its host rests before its next request.
+
+    `exchange` is kept when the crawl archives: the engine writes it to the WARC when it
+    folds the outcome in, so the archive at a checkpoint holds what the log committed.
+    """
 
     outcome: Outcome
     delay: float
+    exchange: Archived | None = None
 
 
 class Workers(Protocol):
@@ -77,14 +85,12 @@ def fetch_and_analyse(
     url: str,
     analyse: Analyse,
     times: StageTimes,
-    warc: WarcArchive | None = None,
+    archive: bool = False,
 ) -> Done:
     """Fetch one URL and analyse the page; a page no parser survives is a failed outcome."""
     with times.stage("fetch"):
         result = fetcher.fetch(url)
-    if warc and result.status is not None and result.content:
-        with times.stage("state write"):
-            warc.write(result.final_url, result.status, result.headers, result.content)
+    exchange = (result.final_url, result.exchange) if archive and result.exchange else None
     try:
         outcome = analyse(url, result)
     except Exception as exc:  # a page no parser survives must not stop the crawl
@@ -92,8 +98,8 @@ def fetch_and_analyse(
         result.reason = f"parse: {type(exc).__name__}"
         outcome = failed_outcome(url, result)
     if result.status is None:  # no answer from the host (or no request): the plain delay
-        return Done(outcome, fetcher.settings.delay)
-    return Done(outcome, host_delay(fetcher, url))
+        return Done(outcome, fetcher.settings.delay, exchange)
+    return Done(outcome, host_delay(fetcher, url), exchange)
 
 
 class LocalWorkers:
@@ -110,13 +116,13 @@ class LocalWorkers:
         matcher: TopicMatcher,
         fetcher: Fetcher,
         times: StageTimes,
-        warc: WarcArchive | None = None,
+        archive: bool = False,
     ) -> None:
         self.capacity = capacity
         self.matcher = matcher
         self.fetcher = fetcher
         self.times = times
-        self.warc = warc
+        self.archive = archive  # keep each exchange for the WARC
         self._threads: ThreadPoolExecutor | None = None
         self._analysers: ProcessPoolExecutor | None = None
         if capacity > 1:
@@ -131,7 +137,7 @@ class LocalWorkers:
         return future
 
     def work(self, url: str) -> Done:
-        return fetch_and_analyse(self.fetcher, url, self._analyse, self.times, self.warc)
+        return fetch_and_analyse(self.fetcher, url, self._analyse, self.times, self.archive)
 
     def _analyse(self, url: str, result: FetchResult) -> Outcome:
         max_links = self.fetcher.settings.max_links

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow
+from kgcrawl.lifetime import die_with_parent
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
@@ -119,7 +120,7 @@ def run_jobs(
 
     workers = min(parallel, len(jobs))
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(statuses, stopping))  # fmt: skip
+                               initargs=(statuses, stopping, os.getpid()))  # fmt: skip
     with _sigterm_stops(), pool:
         futures: dict[Future, Job] = {pool.submit(run_job, job): job for job in jobs}
         try:
@@ -175,9 +176,11 @@ _statuses: Queue | None = None
 _stopping: Event | None = None
 
 
-def _start_worker(statuses: Queue, stopping: Event) -> None:
-    """Worker set-up: status queue, stop flag; Ctrl-C is for the parent (a crawl handles it)."""
+def _start_worker(statuses: Queue, stopping: Event, parent_pid: int) -> None:
+    """Worker set-up: status queue, stop flag; Ctrl-C is for the parent (a crawl handles it);
+    a parent killed outright takes the worker along (kgcrawl/lifetime.py)."""
     global _statuses, _stopping
+    die_with_parent(parent_pid)
     _statuses, _stopping = statuses, stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcrawl.config import CHECKOUT
-from kgcrawl.graph.errors import GraphError
+from kgcrawl.graph.errors import GraphError, GraphQueryError
 from kgcrawl.graph.store import QueryResult, connect
 from kgcrawl.suggest import did_you_mean
 
@@ -101,7 +101,20 @@ def parse_params(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
         if not sep or not name.strip().isidentifier():
             raise GraphError(f"--param {pair!r}: expected NAME=VALUE")
         params[name.strip()] = parse_value(value)
+        _check_keys(params[name.strip()], pair)
     return params
+
+
+def _check_keys(value: Any, pair: str) -> None:
+    """Map keys go into the Cypher text of the parameters: a backtick there would break it."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if "`" in key:
+                raise GraphError(f"--param {pair!r}: a map key may not contain a backtick")
+            _check_keys(item, pair)
+    elif isinstance(value, list):
+        for item in value:
+            _check_keys(item, pair)
 
 
 def run_query(
@@ -111,8 +124,10 @@ def run_query(
     params: list[str] | tuple[str, ...] = (),
     uri: str | None = None,
     home: Path | None = None,
+    write: bool = False,
 ) -> QueryResult:
-    """Run ad-hoc Cypher or a saved query against the graph the URI names."""
+    """Run ad-hoc Cypher or a saved query against the graph the URI names (read-only unless
+    `write`: the server refuses a write, and the message says how to allow one)."""
     if (cypher is None) == (saved is None):
         raise GraphError("give either a Cypher statement or --saved NAME")
     values = parse_params(params)
@@ -123,4 +138,21 @@ def run_query(
     if store is None:
         raise GraphError("the graph is disabled (--graph none)")
     with store:
-        return store.run(cypher, values)
+        try:
+            return store.run(cypher, values, read_only=not write)
+        except GraphQueryError as exc:
+            if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
+                empty = f"{store.uri}: the graph is empty (no crawl wrote it yet)"
+                raise GraphQueryError(empty) from None
+            if write or not _refused_write(str(exc)):
+                raise
+            raise GraphQueryError(
+                f"{exc} (queries are read-only; --write allows changes)"
+            ) from None
+
+
+def _refused_write(message: str) -> bool:
+    """FalkorDB: "graph.RO_QUERY is to be executed only on read-only queries";
+    Neo4j: "Writing in read access mode not allowed"."""
+    lowered = message.lower()
+    return "read-only" in lowered or "read access mode" in lowered

@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ PID_FILE = "falkordb.pid"
 PORT_FILE = "falkordb.port"
 LOG_FILE = "falkordb.log"
 LOCK_FILE = "falkordb.lock"
+AUTO_FILE = "falkordb.auto"  # the server was started by a command: the last lease stops it
+LEASES = "leases"  # one empty file per command using the server: <pid>-<random>
 
 # "1234:M 22 Nov 2026 12:21:39.746 # " before each message of the Redis log.
 _LOG_PREFIX = re.compile(r"^\d+:\w \d+ \w+ \d+ [\d:.]+ . ")
@@ -105,7 +108,44 @@ def start(
         started = info is None
         if info is None:
             info = _spawn(folder, bolt_port, persist)
+        (folder / AUTO_FILE).unlink(missing_ok=True)  # kept up on purpose: no command stops it
     return _wait_ready(info, timeout), started
+
+
+def lease(home: Path | None = None, timeout: float = 300.0) -> tuple[ServerInfo, str, bool]:
+    """The server for one command: reused or started (True), held until `release(token)`.
+
+    Interpretation (SPEC §8 "stops it cleanly when it exits", with concurrent
+    commands): a server a command started is stopped by the last command that
+    holds a lease on it, not by the one that started it; a server left up by
+    `kgcrawl graph start` is never stopped by a command. A lease is a file named
+    after its process, so the lease of a killed command is recognised as stale.
+    """
+    folder = graph_folder(home)
+    (folder / LEASES).mkdir(parents=True, exist_ok=True)
+    with _locked(folder):
+        info = _live(folder)
+        started = info is None
+        if info is None:
+            info = _spawn(folder, None, True)
+            (folder / AUTO_FILE).touch()
+        token = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        (folder / LEASES / token).touch()
+    return _wait_ready(info, timeout), token, started
+
+
+def release(token: str, home: Path | None = None, timeout: float = 30.0) -> bool:
+    """Give a lease back; the last one out stops a server a command started. True if stopped."""
+    folder = graph_folder(home)
+    with _locked(folder):
+        (folder / LEASES / token).unlink(missing_ok=True)
+        held = [p for p in (folder / LEASES).glob("*") if not _gone(int(p.name.split("-")[0]))]
+        if held or not (folder / AUTO_FILE).exists():
+            return False
+        info = _live(folder)
+        if info is not None:
+            _stop_locked(folder, info, timeout)
+        return True
 
 
 def stop(home: Path | None = None, timeout: float = 30.0) -> ServerInfo | None:
@@ -117,15 +157,20 @@ def stop(home: Path | None = None, timeout: float = 30.0) -> ServerInfo | None:
         info = _live(folder)
         if info is None:
             return None
-        os.kill(info.pid, signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while not _gone(info.pid):
-            if time.monotonic() > deadline:
-                os.kill(info.pid, signal.SIGKILL)
-                deadline = time.monotonic() + 5.0
-            time.sleep(0.02)
-        _remove_pid(folder)
+        _stop_locked(folder, info, timeout)
     return info
+
+
+def _stop_locked(folder: Path, info: ServerInfo, timeout: float) -> None:
+    os.kill(info.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while not _gone(info.pid):
+        if time.monotonic() > deadline:
+            os.kill(info.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 5.0
+        time.sleep(0.02)
+    _remove_pid(folder)
+    (folder / AUTO_FILE).unlink(missing_ok=True)
 
 
 def replay_bytes(home: Path | None = None) -> int:

@@ -62,8 +62,14 @@ class GraphStore(ABC):
     uri: str
 
     @abstractmethod
-    def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
-        """Run one statement; GraphUnavailable when the server is unreachable."""
+    def run(
+        self, cypher: str, params: dict[str, Any] | None = None, read_only: bool = False
+    ) -> QueryResult:
+        """Run one statement; GraphUnavailable when the server is unreachable.
+
+        `read_only`: the server itself refuses a write (GraphQueryError), so a
+        query that a person types cannot change the graph by mistake.
+        """
 
     @abstractmethod
     def ensure_schema(self) -> None:
@@ -93,7 +99,7 @@ class FalkorStore(GraphStore):
         port: int,
         graph: str = DEFAULT_GRAPH,
         *,
-        stop_home: Path | None = None,
+        lease: tuple[Path, str] | None = None,
     ) -> None:
         import falkordb
         import redis
@@ -102,7 +108,7 @@ class FalkorStore(GraphStore):
 
         self.uri = f"falkordb://{host}:{port}/{graph}"
         self.graph_name = graph
-        self._stop_home = stop_home
+        self._lease = lease  # (home, token) of an embedded server, given back on close
         self._redis = redis
         try:
             # One quick retry (a pooled connection may predate a server restart); the
@@ -119,10 +125,13 @@ class FalkorStore(GraphStore):
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         self._graph = self._db.select_graph(graph)
 
-    def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
+    def run(
+        self, cypher: str, params: dict[str, Any] | None = None, read_only: bool = False
+    ) -> QueryResult:
         errors = self._redis.exceptions
         try:
-            result = self._graph.query(cypher, params)
+            query = self._graph.ro_query if read_only else self._graph.query  # GRAPH.RO_QUERY
+            result = query(cypher, params)
         except (errors.ConnectionError, errors.TimeoutError) as exc:
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.ResponseError as exc:
@@ -174,9 +183,10 @@ class FalkorStore(GraphStore):
 
     def close(self) -> None:
         self._db.connection.close()
-        if self._stop_home is not None:
-            server.stop(self._stop_home)
-            self._stop_home = None
+        if self._lease is not None:
+            home, token = self._lease
+            self._lease = None
+            server.release(token, home)
 
     def _command(self, *args: str) -> Any:
         errors = self._redis.exceptions
@@ -218,14 +228,25 @@ class Neo4jStore(GraphStore):
         except (neo4j.exceptions.DriverError, neo4j.exceptions.Neo4jError, OSError) as exc:
             raise GraphUnavailable(f"{uri}: {_one_line(exc)}") from exc
 
-    def run(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
+    def run(
+        self, cypher: str, params: dict[str, Any] | None = None, read_only: bool = False
+    ) -> QueryResult:
         errors = self._neo4j.exceptions
+
+        def work(tx) -> tuple[list[str], list[list[Any]], Any]:
+            result = tx.run(cypher, params or {})
+            rows = [[_plain(value, self._entity) for value in rec.values()] for rec in result]
+            return list(result.keys()), rows, result.consume().counters
+
         try:
             with self._driver.session() as session:
-                result = session.run(cypher, params or {})
-                columns = list(result.keys())
-                rows = [[_plain(value, self._entity) for value in rec.values()] for rec in result]
-                counters = result.consume().counters
+                if read_only:  # a read transaction: the server refuses writes in it
+                    columns, rows, counters = session.execute_read(work)
+                else:
+                    result = session.run(cypher, params or {})
+                    columns = list(result.keys())
+                    rows = [[_plain(v, self._entity) for v in rec.values()] for rec in result]
+                    counters = result.consume().counters
         except (errors.ServiceUnavailable, errors.SessionExpired, errors.TransientError) as exc:
             raise GraphUnavailable(f"{self.uri}: {_one_line(exc)}") from exc
         except errors.Neo4jError as exc:
@@ -291,9 +312,9 @@ def connect(
 
 
 def _embedded(home: Path) -> FalkorStore:
-    """The data folder's server, started if needed (and then stopped by `close`)."""
-    info, started = server.start(home)
-    store = FalkorStore("127.0.0.1", info.port, stop_home=home if started else None)
+    """The data folder's server, started if needed; the last command to close it stops it."""
+    info, token, started = server.lease(home)
+    store = FalkorStore("127.0.0.1", info.port, lease=(home, token))
     store.ensure_schema()
     if started and server.replay_bytes(home) > REPLAY_COMPACT_BYTES:
         store.compact()

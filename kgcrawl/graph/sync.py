@@ -204,9 +204,15 @@ def write_outcomes(
 
 
 def sync_state(store: GraphStore, state: RunState) -> WriteReport:
-    """Bring the graph to parity with a run's committed state (idempotent)."""
+    """Bring the graph to parity with a run's committed state (idempotent).
+
+    It replaces: a page the graph says the crawl fetched and the state does not
+    name (an older run of the same id) loses its FETCHED edge.
+    """
     sink = begin_run_graph(store, state)
     report = write_outcomes(sink.writer, sink.outcome_rows, state.outcomes())
+    named = state.query("SELECT CASE WHEN reason IS NULL THEN final_url ELSE url END FROM outcomes")
+    sink.writer.forget_fetched(sink.outcome_rows.run_id, {url for (url,) in named})
     report += sink.writer.refresh_co_occurrence()
     store.compact()
     return report

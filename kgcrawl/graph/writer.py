@@ -77,6 +77,18 @@ class MentionRow:
 
 Row = PageRow | LinkRow | MentionRow
 
+# A run id used again (the old run deleted) names another crawl: its FETCHED edges go first.
+FORGET_OTHER_RUN = """
+MATCH (c:Crawl {id: $id})-[f:FETCHED]->()
+WHERE c.started_at <> $started_at
+DELETE f
+"""
+FETCHED_URLS = "MATCH (:Crawl {id: $id})-[:FETCHED]->(p:Page) RETURN p.url"
+FORGET_FETCHED = """
+UNWIND $urls AS url
+MATCH (:Crawl {id: $id})-[f:FETCHED]->(:Page {url: url})
+DELETE f
+"""
 CRAWL = """
 MERGE (c:Crawl {id: $id})
 SET c.domain = $domain, c.strategy = $strategy, c.started_at = $started_at,
@@ -92,7 +104,7 @@ MERGE (h:Host {name: r.host})
 MERGE (p)-[:ON_HOST]->(h)
 MERGE (c:Crawl {id: r.crawl})
 MERGE (c)-[f:FETCHED]->(p)
-SET f.order = r.order
+SET f.order = r.order, f.relevance = r.relevance, f.relevant = r.relevant, f.status = r.status
 """
 LINKS = """
 UNWIND $rows AS r
@@ -208,7 +220,8 @@ class GraphWriter:
         return sum(len(rows) for rows in self._buffers.values())
 
     def write_crawl(self, crawl: CrawlRow) -> WriteReport:
-        """The Crawl node, at once."""
+        """The Crawl node, at once (forgetting the pages of an older run of the same id)."""
+        self._run(FORGET_OTHER_RUN, {"id": crawl.id, "started_at": crawl.started_at})
         params = _clean(
             {
                 "id": crawl.id,
@@ -224,6 +237,17 @@ class GraphWriter:
         report = self._stats(self._run(CRAWL, params))
         report.crawls = 1
         return report
+
+    def forget_fetched(self, crawl_id: str, keep: set[str]) -> int:
+        """Delete the crawl's FETCHED edges to pages outside `keep`; how many went."""
+        stale = [
+            url for (url,) in self._run(FETCHED_URLS, {"id": crawl_id}).rows if url not in keep
+        ]
+        for start in range(0, len(stale), ROWS_PER_STATEMENT):
+            self._run(
+                FORGET_FETCHED, {"id": crawl_id, "urls": stale[start : start + ROWS_PER_STATEMENT]}
+            )
+        return len(stale)
 
     def write_ontology(self, model: TopicModel, domain: str, lang: str = "zh") -> WriteReport:
         """Concept nodes (label, labels, depth, W_T weight) and their typed edges, at once."""

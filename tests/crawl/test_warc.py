@@ -1,38 +1,159 @@
-"""WARC round trip (GBK body included) and truncation on resume."""
+"""WARC as archives need it: warcinfo, request/response pairs, the bytes and headers received.
 
+A loopback server sends a gzip-encoded, chunked page; the fetcher decodes it for
+the crawl and keeps what it received for the archive; `warcio check` and
+`warcio index` (the reference tools) must accept the file, and a resumed archive
+is cut back to its checkpoint.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import resource
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
 from warcio.archiveiterator import ArchiveIterator
 
+from kgcrawl.config import Fetch
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.warc import WarcArchive
 
-GBK = "<html><head><meta charset=gbk></head><body>暴雨 山体滑坡</body></html>".encode("gbk")
+PAGE = "<html><head><meta charset=gbk></head><body>暴雨 山体滑坡</body></html>".encode("gbk")
+PACKED = gzip.compress(PAGE, mtime=0)
+BOMB = gzip.compress(b"<html>" + b"\0" * 50_000_000, mtime=0)  # 50 MB in ≈ 50 KB
 
 
-def read_back(path):
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        if self.path == "/robots.txt":
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if self.path in ("/bomb", "/broken"):
+            body = BOMB if self.path == "/bomb" else b"not gzip at all"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=gbk")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Set-Cookie", "a=1")
+        self.send_header("Set-Cookie", "b=2")  # a repeated header stays two headers
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        half = len(PACKED) // 2
+        for piece in (PACKED[:half], PACKED[half:]):
+            self.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+        self.wfile.write(b"0\r\n\r\n")
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def gzip_site():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"site.example=127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def records(path) -> list:
     with open(path, "rb") as fh:
         return [
             (
+                r.rec_type,
                 r.rec_headers.get_header("WARC-Target-URI"),
-                r.http_headers.get_statuscode(),
-                r.content_stream().read(),
+                r.http_headers.statusline if r.http_headers else None,
+                [v for k, v in r.http_headers.headers if k == "Set-Cookie"]
+                if r.http_headers
+                else [],
+                r.raw_stream.read(),
             )
-            for r in ArchiveIterator(fh)
-            if r.rec_type == "response"
+            for r in ArchiveIterator(fh, no_record_parse=False)
         ]
 
 
-def test_round_trip_and_truncate(tmp_path) -> None:
+def warcio(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "warcio.cli", *args], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+
+
+def test_the_archive_holds_what_was_received_and_warcio_accepts_it(gzip_site, tmp_path) -> None:
+    fetcher = Fetcher(
+        Fetch(delay=0.0, connect_timeout=2.0, read_timeout=5.0), parse_resolve([gzip_site])
+    )
+    result = fetcher.fetch("http://site.example/p?q=1")
+    assert result.ok and "山体滑坡" in result.text  # the crawl reads the decoded page
+    assert result.exchange.body == PACKED  # the archive gets the bytes that were sent
+
+    path = tmp_path / "crawl.warc.gz"
+    archive = WarcArchive(path, run_id="run-7")
+    archive.write(result.final_url, result.exchange)
+    archive.close()
+    got = records(path)
+    assert [r[0] for r in got] == ["warcinfo", "response", "request"]  # warcio's pair order
+    _, uri, status, cookies, body = got[1]
+    assert uri == "http://site.example/p?q=1" and status == "200 OK"
+    assert cookies == ["a=1", "b=2"] and body == PACKED
+    assert got[2][2] == "/p?q=1 HTTP/1.1"  # warcio reads "GET" as the request's protocol
+    with open(path, "rb") as fh:
+        response = next(r for r in ArchiveIterator(fh) if r.rec_type == "response")
+        assert response.http_headers.protocol == "HTTP/1.1"
+        assert response.http_headers.get_header("Content-Encoding") == "gzip"
+        assert response.http_headers.get_header("Transfer-Encoding") is None
+        assert response.content_stream().read() == PAGE  # a reader undoes the gzip itself
+
+    checked = warcio("check", "-v", str(path))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "digest pass" in checked.stdout and "fail" not in checked.stdout
+    indexed = [json.loads(line) for line in warcio("index", str(path)).stdout.splitlines()]
+    assert [i["warc-type"] for i in indexed] == ["warcinfo", "response", "request"]
+
+
+def test_a_resumed_archive_is_cut_back_to_its_checkpoint(gzip_site, tmp_path) -> None:
+    fetcher = Fetcher(
+        Fetch(delay=0.0, connect_timeout=2.0, read_timeout=5.0), parse_resolve([gzip_site])
+    )
+    exchange = fetcher.fetch("http://site.example/1").exchange
     path = tmp_path / "crawl.warc.gz"
     archive = WarcArchive(path)
-    archive.write("http://a.cn/1", 200, {"content-type": "text/html; charset=gbk"}, GBK)
-    kept = archive.offset
-    archive.write("http://a.cn/2", 200, {"content-type": "text/html"}, b"<p>two</p>")
+    archive.write("http://site.example/1", exchange)
+    kept = archive.offset  # the checkpoint
+    archive.write("http://site.example/2", exchange)  # fetched, never committed
     archive.close()
-    assert read_back(path) == [
-        ("http://a.cn/1", "200", GBK),
-        ("http://a.cn/2", "200", b"<p>two</p>"),
-    ]
 
     resumed = WarcArchive(path, truncate_to=kept)
-    resumed.write("http://a.cn/3", 404, {}, b"gone")
+    resumed.write("http://site.example/3", exchange)
     resumed.close()
-    assert [url for url, _, _ in read_back(path)] == ["http://a.cn/1", "http://a.cn/3"]
+    got = [(kind, uri) for kind, uri, *_ in records(path)]
+    assert got == [("warcinfo", None), ("response", "http://site.example/1"),
+                   ("request", "http://site.example/1"), ("response", "http://site.example/3"),
+                   ("request", "http://site.example/3")]  # fmt: skip
+    assert warcio("check", str(path)).returncode == 0
+
+
+def test_the_body_is_still_cut_at_max_bytes_after_decompression(gzip_site) -> None:
+    """Reading the body raw must not undo the bomb guard: 50 MB unpacked, 1 MB allowed."""
+    settings = Fetch(delay=0.0, connect_timeout=2.0, read_timeout=5.0, max_bytes=1_000_000)
+    fetcher = Fetcher(settings, parse_resolve([gzip_site]))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert fetcher.fetch("http://site.example/bomb").reason == "too large"
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 20, f"peak RSS grew {grown_mb:.0f} MB"
+    assert fetcher.fetch("http://site.example/broken").reason == "decode"
