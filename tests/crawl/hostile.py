@@ -35,14 +35,16 @@ def bomb(kind: str) -> bytes:
 
 
 def response(status: str, headers: dict[str, str], body: bytes = b"") -> bytes:
-    head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    """One answer; it says `Connection: close` since the server closes after every exchange
+    (unannounced, a client may reuse the closed connection and fail without a request)."""
+    head = "".join(f"{k}: {v}\r\n" for k, v in {**headers, "Connection": "close"}.items())
     return f"HTTP/1.1 {status}\r\n{head}\r\n".encode("latin-1") + body
 
 
 def html(body: str, content_type: str = "text/html; charset=utf-8") -> bytes:
     data = body.encode("utf-8")
     headers = {"Content-Type": content_type, "Content-Length": str(len(data))}
-    return response("200 OK", {**headers, "Connection": "close"}, data)
+    return response("200 OK", headers, data)
 
 
 class HostileServer:
