@@ -14,10 +14,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import exact_hash, simhash
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.text.analysis import analyse_page
+from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
 from kgcrawl.text.matching import TopicMatcher
 from kgcrawl.text.tokenize import is_chinese
 from kgcrawl.text.urls import host_of
@@ -65,8 +66,19 @@ class StageTimes:
             self.seconds[name] = self.seconds.get(name, 0.0) + seconds
 
 
+def link_options(settings: Settings) -> LinkOptions:
+    """The link evidence a crawl with these settings scores (SPEC §4.3 turn 2)."""
+    anchors = settings.anchors
+    words = anchors.context_words if "context" in anchors.evidence else 0
+    return LinkOptions(context_words=words, url_host=anchors.url_host)
+
+
 def analyse_result(
-    url: str, result: FetchResult, matcher: TopicMatcher, times: StageTimes | None = None
+    url: str,
+    result: FetchResult,
+    matcher: TopicMatcher,
+    times: StageTimes | None = None,
+    options: LinkOptions = NO_CONTEXT,
 ) -> Outcome:
     """The Outcome of one fetch: a failure as it is, a page analysed."""
     times = times or StageTimes()
@@ -74,7 +86,7 @@ def analyse_result(
     if not result.ok:
         return outcome
     with times.stage("parse and count"):
-        analysis = analyse_page(result.content, result.final_url, matcher, result.charset)
+        analysis = analyse_page(result.content, result.final_url, matcher, result.charset, options)
     body_text = analysis.parsed.groups[3] or analysis.parsed.text
     with times.stage("main text"):
         text = main_text(result.text, body_text)
@@ -94,18 +106,22 @@ def analyse_result(
         outcome.mentions = matcher.count_sparse(text)
     outcome.links = [(link.url, link.anchor) for link in analysis.links]
     outcome.anchor_counts = list(analysis.anchor_counts)
+    outcome.url_counts = list(analysis.url_counts)
+    outcome.context_counts = list(analysis.context_counts)
     return outcome
 
 
 # One matcher per analyser process (a process pool's workers start with `init_analyser`).
 _process_matcher: TopicMatcher | None = None
+_process_options = NO_CONTEXT
 
 
-def init_analyser(labels: list[tuple[str, ...]]) -> None:
+def init_analyser(labels: list[tuple[str, ...]], options: LinkOptions) -> None:
     """Process-pool initializer: die with the crawl (even after `kill -9`), build the matcher."""
-    global _process_matcher
+    global _process_matcher, _process_options
     _die_with_parent()
     _process_matcher = TopicMatcher(labels)
+    _process_options = options
 
 
 def _die_with_parent() -> None:
@@ -122,4 +138,4 @@ def _die_with_parent() -> None:
 def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
     """`analyse_result` in an analyser process, with its stage times."""
     times = StageTimes()
-    return analyse_result(url, result, _process_matcher, times), times.seconds
+    return analyse_result(url, result, _process_matcher, times, _process_options), times.seconds

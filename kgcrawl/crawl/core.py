@@ -22,6 +22,7 @@ from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
+from kgcrawl.scoring.evidence import combine, source_weights
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import page_relevance, topic_matcher
 from kgcrawl.text.urls import canonical_url
@@ -103,6 +104,8 @@ class Crawl:
         self, topic: TopicModel, stats: CorpusStats, sums: dict[int, dict[int, float]]
     ) -> None:
         rel = self.settings.relevance
+        anchors = self.settings.anchors
+        self.evidence_weights = source_weights(anchors.evidence, anchors.weights)
         self.topic = topic
         self.topic_vector = topic.vector
         self.matcher = topic_matcher(topic)
@@ -181,8 +184,8 @@ class Crawl:
         self.graph.add_edges(parents, [page] * len(parents), edge_ra)
         self.stats.add_page(counts.any(axis=1), outcome.length)
         children = [
-            (self.frontier.intern(url), counts)
-            for (url, _), counts in zip(outcome.links, outcome.anchor_counts, strict=True)
+            (self.frontier.intern(url), evidence)
+            for (url, _), evidence in zip(outcome.links, self._evidence(outcome), strict=True)
         ]
         link_scores = [
             self._add_child(page, relevance, outcome.length, child, counts)
@@ -205,8 +208,15 @@ class Crawl:
         result = self.graph.solve(damping=rel.damping, omega=rel.omega)
         self.frontier.set_pagerank(result.ranks)
 
+    def _evidence(self, outcome: Outcome) -> list[dict[int, float]]:
+        """Each link's topic-word frequencies over its weighted evidence (scoring/evidence.py)."""
+        blank = [{}] * len(outcome.links)  # a run logged before URL and context were kept
+        sources = (outcome.anchor_counts, outcome.url_counts or blank,
+                   outcome.context_counts or blank)  # fmt: skip
+        return [combine(counts, self.evidence_weights) for counts in zip(*sources, strict=True)]
+
     def _add_child(
-        self, page: int, relevance: float, length: int, child: int, counts: dict[int, int]
+        self, page: int, relevance: float, length: int, child: int, counts: dict[int, float]
     ) -> tuple[float, float]:
         link_ra, edge_ra = self.anchors.add_anchor(child, counts, length)  # Eq. 5–6
         p = self.frontier.add_parent(child, page, relevance, link_ra, edge_ra)  # Eq. 9

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result
+from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, link_options
 from kgcrawl.crawl.analysers import start_analysers
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
@@ -272,7 +272,9 @@ class Engine:
         workers = self.settings.crawl.workers
         busy_hosts: set[str] = set()
         in_flight: dict[Future, int] = {}
-        self._analysers = start_analysers(ANALYSER_PROCESSES, self.crawl.matcher.words)
+        self._analysers = start_analysers(
+            ANALYSER_PROCESSES, self.crawl.matcher.words, link_options(self.settings)
+        )
         with self._analysers, ThreadPoolExecutor(workers, thread_name_prefix="fetch") as pool:
 
             def dispatch(link: int) -> None:
@@ -322,7 +324,9 @@ class Engine:
                 self.warc.write(result.final_url, result.status, result.headers, result.content)
         try:
             if self._analysers is None or not result.ok:
-                return analyse_result(url, result, self.crawl.matcher, self.times)
+                return analyse_result(
+                    url, result, self.crawl.matcher, self.times, link_options(self.settings)
+                )
             outcome, seconds = self._analysers.submit(analyse_in_process, url, result).result()
             for stage, spent in seconds.items():
                 self.times.add(stage, spent)
