@@ -3,14 +3,15 @@
 For each profile × domain, crawls of `--max-pages` pages with one worker and the
 shipped pipeline (calibrated α and β), for each strategy (ops, fcits_oh) with the
 anchor evidence of each link made of the anchor text alone (the paper), anchor +
-URL words, anchor + context window, and all three, at the weights `--weights`
-(anchor, url, context); one BFS crawl for reference (it ignores P). Prints the
+URL words, anchor + context window, and all three, at the first of `--weights`
+(anchor, url, context), and all three at each further weights; one BFS crawl for
+reference (it ignores P). Prints the
 true harvest at 500 / 1 000 pages († = the crawl ended before), then the mean and
 the worst over profile × domain per setting, and the relative change of each
 setting's @1 000 over its strategy's anchor-only crawl on every world.
 
     python benchmarks/bench_anchor_evidence.py [--max-pages 1000] [--jobs 2]
-        [--weights 1.0,0.5,0.3 1.0,1.0,0.5] [--strategies ops fcits_oh]
+        [--weights 1.0,0.5,0.3 1.0,0.7,0.7] [--strategies ops fcits_oh]
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ def configs(strategies, weights) -> list[tuple[str, dict[str, str]]]:
     for strategy in strategies:
         out.append((f"{strategy} anchor", {"crawl.strategy": strategy,
                                            "anchors.evidence": "anchor"}))  # fmt: skip
-        for w in weights:
-            for evidence in EVIDENCE[1:]:
+        for n, w in enumerate(weights):  # every source on and off at the first weights
+            for evidence in EVIDENCE[1:] if n == 0 else EVIDENCE[-1:]:
                 label = f"{strategy} {evidence.replace(',', '+')}" + (
                     "" if len(weights) == 1 else f" w={w}"
                 )

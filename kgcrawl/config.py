@@ -493,7 +493,7 @@ def _validate_anchors(anchors: Anchors, fail) -> None:
     if unknown or not anchors.evidence:
         fail("anchors.evidence", f"a non-empty list of {', '.join(SOURCES)}; got "
              f"{list(anchors.evidence)}")  # fmt: skip
-    if any(w < 0 for w in anchors.weights):
-        fail("anchors.weights", f"must not be negative, got {list(anchors.weights)}")
+    if any(not 0 <= w <= 1 for w in anchors.weights):
+        fail("anchors.weights", f"every value must lie in [0, 1], got {list(anchors.weights)}")
     if anchors.context_words < 0:
         fail("anchors.context_words", f"must not be negative, got {anchors.context_words}")

@@ -71,10 +71,8 @@ class AnchorScorer:
     def __post_init__(self) -> None:
         self.topic_norm = float(np.linalg.norm(self.topic_vector))
 
-    def add_anchor(self, link: int, counts: dict[int, float], dl: int) -> tuple[float, float]:
+    def add_anchor(self, link: int, counts: dict[int, int], dl: int) -> tuple[float, float]:
         """Add one parent's anchor (topic word → f_{i,j}, parent length dl_j) to `link`.
-
-        f_{i,j} is the weighted frequency over the anchor evidence (scoring/evidence.py).
 
         Returns (R(A_l) over every parent so far, R(A) of this anchor alone): the
         first goes into P(l) (Eq. 9), the second weighs the edge in PageRank (Eq. 8).

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
@@ -70,9 +72,10 @@ def test_anchor_only_evidence_scores_links_as_the_paper_and_url_and_context_add_
     never_saw = run_trial(full, topic, blind, PAGES)  # all sources on, only anchors to read
 
     def scores(trial):
-        return [o.link_scores for o in trial.outcomes]
+        return [x for o in trial.outcomes for pair in o.link_scores for x in pair]
 
-    assert scores(anchor_only) == scores(never_saw)
+    assert [o.url for o in anchor_only.outcomes] == [o.url for o in never_saw.outcomes]
+    assert scores(anchor_only) == pytest.approx(scores(never_saw), abs=1e-12)
     assert any(o.url_counts and any(o.url_counts) for o in cache.outcomes.values())
     assert any(o.context_counts and any(o.context_counts) for o in cache.outcomes.values())
 

@@ -1,12 +1,24 @@
-"""Weighted anchor evidence (SPEC §4.3 turn 2): merged frequencies into BM25, by hand."""
+"""Anchor evidence (SPEC §4.3 turn 2): BM25 per source, combined as independent evidence."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 
 from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
-from kgcrawl.scoring.evidence import combine, source_weights
+from kgcrawl.scoring.evidence import EvidenceScorer, noisy_or, source_weights
+
+W_T = np.array([1.0, 0.5])
+
+
+def two_pages() -> CorpusStats:
+    # N = 2 pages of 100 tokens each, word 0 on one of them, word 1 on none → avgdl = 100
+    stats = CorpusStats.empty(2)
+    stats.add_page(np.array([True, False]), 100)
+    stats.add_page(np.array([False, False]), 100)
+    return stats
 
 
 def test_source_weights_zero_what_is_not_in_the_evidence() -> None:
@@ -14,24 +26,37 @@ def test_source_weights_zero_what_is_not_in_the_evidence() -> None:
     assert source_weights(["context", "url"], (1.0, 0.5, 0.3)) == (0.0, 0.5, 0.3)
 
 
-def test_anchor_only_evidence_is_the_anchor_count() -> None:
-    anchor, url, context = {0: 2, 2: 1}, {1: 3}, {0: 5}
-    assert combine([anchor, url, context], source_weights(["anchor"], (1.0, 0.5, 0.3))) == anchor
+def test_anchor_only_evidence_is_the_papers_r_of_a() -> None:
+    paper = AnchorScorer(W_T, two_pages())
+    ours = EvidenceScorer(W_T, two_pages(), source_weights(["anchor"], (1.0, 0.5, 0.3)))
+    for link, (anchor, url, context) in enumerate(
+        [({0: 1}, {1: 2}, {}), ({0: 2, 1: 1}, {}, {1: 1}), ({}, {0: 1}, {0: 3})]
+    ):
+        assert ours.add(link, (anchor, url, context), 80) == paper.add_anchor(link, anchor, 80)
 
 
 def test_url_and_context_evidence_by_hand() -> None:
-    # W_T = (1, 0.5); N = 2 pages of 100 tokens each, word 0 on one of them, word 1 on none.
-    stats = CorpusStats.empty(2)
-    stats.add_page(np.array([True, False]), 100)
-    stats.add_page(np.array([False, False]), 100)
-    scorer = AnchorScorer(np.array([1.0, 0.5]), stats)
-    # anchor "GEOG 341" names nothing; the URL names word 0 once, the context word 1 twice
-    f = combine([{}, {0: 1}, {1: 2}], (1.0, 0.5, 0.25))
-    assert f == {0: 0.5, 1: 0.5}
-    # BM25 term at dl = avgdl: f·3 / (f + 2) = 1.5 / 2.5 = 0.6 for both words;
-    # IDF_0 = ln(2/1 + 0.01), IDF_1 = ln(2/1 + 0.01) (N_1 = 0 counts as 1): W_A ∥ (1, 1),
-    # R(A) = cos((1, 0.5), (1, 1)) = 1.5 / (√1.25 · √2) = 0.948683
-    r_link, r_edge = scorer.add_anchor(7, f, 100)
-    assert r_link == pytest.approx(0.948683, abs=1e-6) and r_edge == pytest.approx(r_link)
-    # the anchor alone (the paper) gives this link nothing
-    assert scorer.add_anchor(8, combine([{}, {0: 1}, {1: 2}], (1.0, 0.0, 0.0)), 100) == (0.0, 0.0)
+    scorer = EvidenceScorer(W_T, two_pages(), (1.0, 0.5, 0.25))
+    # anchor "GEOG 341" names nothing; the URL names word 0 once, the context word 1 once.
+    # One word each, so each source's W_A points along its word: R_url = cos(W_T, e_0) =
+    # 1 / √1.25 = 0.894427, R_context = cos(W_T, e_1) = 0.5 / √1.25 = 0.447214;
+    # R(A) = 1 − (1 − 0.5 · 0.894427)(1 − 0.25 · 0.447214) = 0.509017
+    r_link, r_edge = scorer.add(7, ({}, {0: 1}, {1: 1}), 100)
+    assert r_link == pytest.approx(0.509017, abs=1e-6) and r_edge == pytest.approx(r_link)
+    # the same word in the anchor too: R_anchor = 0.894427, R(A) ≥ the anchor's alone
+    r_both, _ = scorer.add(8, ({0: 1}, {0: 1}, {1: 1}), 100)
+    assert r_both == pytest.approx(1 - (1 - 0.894427) * (1 - 0.447214) * (1 - 0.111803), abs=1e-6)
+    # a second parent: its own evidence alone for the edge; for the link, each source's
+    # BM25 sums grow (Eq. 5's Σ_j), here along the same word, which the cosine does not see
+    r_again, r_second = scorer.add(7, ({}, {0: 1}, {}), 100)
+    assert r_second == pytest.approx(0.5 * 0.894427, abs=1e-6)
+    assert r_again == pytest.approx(r_link)
+    # a context that names word 0 too turns the context's W_A towards W_T: R(A) rises
+    assert scorer.add(7, ({}, {}, {0: 1}), 100)[0] > r_again
+
+
+def test_noisy_or_stays_in_the_unit_interval_and_grows_with_each_source() -> None:
+    assert noisy_or((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)) == 1.0
+    assert noisy_or((1.0, 0.5, 0.3), (0.0, 0.0, 0.0)) == 0.0
+    low, high = noisy_or((1.0, 0.5), (0.4, 0.0)), noisy_or((1.0, 0.5), (0.4, 0.6))
+    assert math.isclose(low, 0.4) and high == pytest.approx(1 - 0.6 * 0.7)

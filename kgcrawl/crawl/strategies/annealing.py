@@ -96,7 +96,7 @@ def branch_vectors(topic: TopicModel, count: int) -> np.ndarray:
     return np.array([rows[j] for j in order[:count]]).reshape(-1, len(weights))
 
 
-def local_relevance(anchors: Sequence[Mapping[int, float]], branches: np.ndarray) -> np.ndarray:
+def local_relevance(anchors: Sequence[Mapping[int, int]], branches: np.ndarray) -> np.ndarray:
     """R_j = cos(LTK_j, U) of each anchor's topic-word counts U with each local ontology.  # Eq. 11
 
     One row per anchor, one column per local ontology: a page's anchors at once.
@@ -237,9 +237,7 @@ class LocalOntologyAnnealing(OntologyAnnealing):
     def use_topic(self, topic: TopicModel) -> None:
         self._branches = branch_vectors(topic, self.settings.annealing.local_ontologies)
 
-    def observe_anchors(
-        self, page: int, anchors: Sequence[tuple[int, Mapping[int, float]]]
-    ) -> None:
+    def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
         """Topic-word counts of each child's anchor on a page just downloaded (before `observe`)."""
         assert self._branches is not None, "the crawl gives its topic model first"
         relevance = local_relevance([counts for _, counts in anchors], self._branches)

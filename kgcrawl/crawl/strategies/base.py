@@ -59,11 +59,8 @@ class Strategy:
     def use_topic(self, topic: TopicModel) -> None:
         """The crawl's topic model: at the start, and again at each new ontology version."""
 
-    def observe_anchors(
-        self, page: int, anchors: Sequence[tuple[int, Mapping[int, float]]]
-    ) -> None:
-        """A page was just downloaded: (child link, weighted topic-word
-        frequencies of its anchor evidence, scoring/evidence.py), in order."""
+    def observe_anchors(self, page: int, anchors: Sequence[tuple[int, Mapping[int, int]]]) -> None:
+        """A page was just downloaded: (child link, topic-word counts of its anchor), in order."""
 
     def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         """The selected link was fetched: its page id and R(p), or None and 0 if it failed."""
