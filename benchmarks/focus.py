@@ -134,8 +134,8 @@ def run_grid(
             figures = run_crawl(w, settings_for(domain, overrides), label, max_pages)
             out.append((profile, domain, figures))
             print(f"{profile:8} {domain:9} {label:28} DP {figures.dp:5} "
-                  f"@1000 {cell(figures, 1000):>7} ({figures.seconds:.0f} s, "
-                  f"{len(w.cache)} cached)", flush=True)  # fmt: skip
+                  f"@500 {cell(figures, 500):>7} @1000 {cell(figures, 1000):>7} "
+                  f"({figures.seconds:.0f} s, {len(w.cache)} cached)", flush=True)  # fmt: skip
     return out
 
 

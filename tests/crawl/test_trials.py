@@ -82,5 +82,5 @@ def test_anchor_only_evidence_scores_links_as_the_paper_and_url_and_context_add_
     def evidenced(trial):  # links scored with some anchor evidence
         return sum(ra > 0 for o in trial.pages for ra, _ in o.link_scores)
 
-    assert evidenced(every) > evidenced(anchor_only)  # 2 484 > 2 054 links on seed 0
+    assert evidenced(every) > evidenced(anchor_only)
     assert scores(every) != scores(anchor_only)
