@@ -42,8 +42,8 @@ from focus import MARKS, cell, grid_jobs, world_arguments
 #
 # Stronger URL and context weights (0.7, 0.7) gain most on sparse (+31 % for fcits_oh on
 # tourism) but lose 2–6 % on every portal world: not a win. At (0.5, 0.3) each source
-# costs at most 2 % anywhere (one or two of 94 relevant pages in a hundred, the size of a
-# tie broken otherwise) and gains 3–20 % on sparse; URL and context are about equally
+# costs at most 2 % anywhere (≤ 20 of 1 000 pages, one seed: near the noise) and gains
+# 3–20 % on sparse; URL and context are about equally
 # good, and all three lead at 500 pages for both strategies (80.9 % against 76.7 % and
 # 74.8 % for the anchor alone), so all three are on. The URL words are kept for the webs
 # whose anchors are course codes (issue 18's WebKB crawl), where the context is often a

@@ -13,7 +13,7 @@ With `evidence = ["anchor"]` and the anchor's weight 1 this is the paper's R(A_l
 
 **Interpretation** (the spec says "each counted with its own weight, BM25 as
 today"): the first reading, one BM25 over the weighted sum of the sources'
-frequencies (BM25F), was measured and dropped. The cosine of Eq. 6 does not
+frequencies (BM25F, commit 51e2aff), was measured and dropped. The cosine of Eq. 6 does not
 see a vector's length, so a link whose only evidence is one context word (weight
 0.3) scored as high as one whose anchor names that word: on the default
 sandbox, where anchors already name the topic (72 % of links to relevant pages),
