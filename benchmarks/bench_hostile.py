@@ -82,13 +82,16 @@ def one(url: str, resolve: str, read_timeout: float) -> None:
     from kgcrawl.crawl.addresses import parse_resolve
     from kgcrawl.crawl.analyse import analyse_result
     from kgcrawl.crawl.fetch import Fetcher
+    from kgcrawl.text.analysis import LinkOptions
     from kgcrawl.text.matching import TopicMatcher
 
     settings = Fetch(delay=0.0, read_timeout=read_timeout)
     matcher = TopicMatcher([("旅游",), ("景区",)])
     start = time.monotonic()
     result = Fetcher(settings, parse_resolve([resolve])).fetch(url)
-    outcome = analyse_result(url, result, matcher, max_links=settings.max_links)
+    outcome = analyse_result(
+        url, result, matcher, options=LinkOptions(max_links=settings.max_links)
+    )
     seconds = time.monotonic() - start
     print(json.dumps({"reason": outcome.reason, "links": len(outcome.links), "seconds": seconds}))
 

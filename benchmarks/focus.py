@@ -29,6 +29,7 @@ from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.scoring.thresholds import best_separation, separation
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.urls import canonical_url
 
 PROFILES = ("default", "sparse", "flat")
@@ -89,7 +90,11 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     if w.cache is None:
         fetcher = Fetcher(settings.fetch, parse_resolve(tuple(w.resolve)))
         matcher = topic_matcher(topic)
-        w.cache = OutcomeCache(lambda url: analyse_result(url, fetcher.fetch(url), matcher))
+        # every evidence source is gathered: which of them a crawl weighs is its own setting
+        options = LinkOptions(settings.anchors.context_words, settings.anchors.url_host)
+        w.cache = OutcomeCache(
+            lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
+        )
     trial = run_trial(settings, topic, w.cache, max_pages)
     truths = [w.relevant(canonical_url(o.final_url) or o.final_url) for o in trial.pages]
     relevances = [o.relevance or 0.0 for o in trial.pages]
@@ -133,8 +138,8 @@ def run_grid(
             figures = run_crawl(w, settings_for(domain, overrides), label, max_pages)
             out.append((profile, domain, figures))
             print(f"{profile:8} {domain:9} {label:28} DP {figures.dp:5} "
-                  f"@1000 {cell(figures, 1000):>7} ({figures.seconds:.0f} s, "
-                  f"{len(w.cache)} cached)", flush=True)  # fmt: skip
+                  f"@500 {cell(figures, 500):>7} @1000 {cell(figures, 1000):>7} "
+                  f"({figures.seconds:.0f} s, {len(w.cache)} cached)", flush=True)  # fmt: skip
     return out
 
 

@@ -36,7 +36,10 @@ for rainstorm and 0.39 for tourism (whose curve peaks at 0.37–0.38).
 The result is cached by a key over everything that changes it: the ontology
 file's SHA-256, the topic, k, τ, whether the strategy weighs every topic word
 alike (FCTS, FCITS), r2, the calibration settings and the two corpora's
-contents. The cache lives in the user's cache folder (`$KGCRAWL_CACHE`, else
+contents. The anchor evidence settings (`anchors.*`) are not in it: α is a
+threshold on R(p), which no link evidence enters, and β admits a link with no
+evidence at all, which URL or context words can only lift above β, never
+below. The cache lives in the user's cache folder (`$KGCRAWL_CACHE`, else
 `$XDG_CACHE_HOME/kgcrawl`, else `~/.cache/kgcrawl`), shared by every run and
 data folder, as pip's and jieba's are.
 """

@@ -51,6 +51,16 @@ class Relevance:
 
 
 @dataclass(frozen=True)
+class Anchors:
+    """A link's anchor evidence (SPEC §4.3 turn 2): which sources, their weights, the window."""
+
+    evidence: tuple[str, ...] = ("anchor", "url", "context")  # ("anchor",): the paper
+    weights: tuple[float, float, float] = (1.0, 0.5, 0.3)  # anchor, url, context (evidence.py)
+    context_words: int = 10  # words each side of the link, in its enclosing block
+    url_host: bool = False  # the host name's words count as URL evidence too
+
+
+@dataclass(frozen=True)
 class Calibration:
     """How `alpha = "auto"` and `beta = "auto"` are found (SPEC §4.6, kgcrawl/calibrate.py)."""
 
@@ -158,6 +168,7 @@ class Settings:
     seeds: tuple[str, ...]
     language: str = "zh"
     relevance: Relevance = field(default_factory=Relevance)
+    anchors: Anchors = field(default_factory=Anchors)
     crawl: Crawl = field(default_factory=Crawl)
     tabu: Tabu = field(default_factory=Tabu)
     annealing: Annealing = field(default_factory=Annealing)
@@ -182,6 +193,7 @@ class Settings:
 
 _SECTIONS: dict[str, type] = {
     "relevance": Relevance,
+    "anchors": Anchors,
     "crawl": Crawl,
     "tabu": Tabu,
     "annealing": Annealing,
@@ -316,6 +328,9 @@ def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
             if isinstance(value, str) and value.strip().lower() == AUTO:
                 return AUTO
             like = 0.0
+        if key == "anchors.evidence":  # a list of any length
+            items = value.split(",") if isinstance(value, str) else list(value)
+            return tuple(str(x).strip().lower() for x in items if str(x).strip())
         if isinstance(like, tuple):
             items = value.split(",") if isinstance(value, str) else list(value)
             out = tuple(type(like[0])(float(x) if isinstance(like[0], float) else x) for x in items)
@@ -391,6 +406,7 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
 
     if rel.pagerank_scale not in PAGERANK_SCALES:
         fail("relevance.pagerank_scale", f"must be one of {', '.join(PAGERANK_SCALES)}")
+    _validate_anchors(settings.anchors, fail)
     cal = settings.calibration
     if not 0 <= cal.precision < 1:
         fail("calibration.precision", f"must lie in [0, 1) (0 = best F1), got {cal.precision}")
@@ -489,3 +505,16 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("ontology", str(exc))
     if onto.find(settings.topic) is None:
         fail("topic", f"the ontology {settings.ontology.name} has no concept {settings.topic!r}")
+
+
+def _validate_anchors(anchors: Anchors, fail) -> None:
+    from kgcrawl.scoring.evidence import SOURCES
+
+    unknown = [e for e in anchors.evidence if e not in SOURCES]
+    if unknown or not anchors.evidence:
+        fail("anchors.evidence", f"a non-empty list of {', '.join(SOURCES)}; got "
+             f"{list(anchors.evidence)}")  # fmt: skip
+    if any(not 0 <= w <= 1 for w in anchors.weights):
+        fail("anchors.weights", f"every value must lie in [0, 1], got {list(anchors.weights)}")
+    if anchors.context_words < 0:
+        fail("anchors.context_words", f"must not be negative, got {anchors.context_words}")

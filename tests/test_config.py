@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kgcrawl.cli import main
-from kgcrawl.config import Relevance, SettingsError, load_settings, parse_overrides
+from kgcrawl.config import Anchors, Relevance, SettingsError, load_settings, parse_overrides
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import write_ontology
 
@@ -88,6 +88,11 @@ BAD = [
     ('topic = "旅游"', 'topic = "暴雨灾害"', "topic"),
     ("max_pages = 100", 'max_pages = "many"', "crawl.max_pages"),
     ("[crawl]", "[crawling]", "crawling"),
+    ("[crawl]", '[anchors]\nevidence = ["anchor", "title"]\n[crawl]', "anchors.evidence"),
+    ("[crawl]", "[anchors]\nevidence = []\n[crawl]", "anchors.evidence"),
+    ("[crawl]", "[anchors]\nweights = [1.0, -0.5, 0.3]\n[crawl]", "anchors.weights"),
+    ("[crawl]", "[anchors]\nweights = [1.0, 0.5]\n[crawl]", "anchors.weights"),
+    ("[crawl]", "[anchors]\ncontext_words = -1\n[crawl]", "anchors.context_words"),
 ]
 
 
@@ -167,6 +172,7 @@ def test_shipped_pipelines_have_paper_defaults(domain: str) -> None:
     assert (settings.relevance.omega, settings.relevance.damping) == (0.6, 0.85)
     assert (settings.tabu.tenure, settings.tabu.host_tenure) == (5, 4)
     assert settings.crawl.max_pages == 15000
+    assert settings.anchors == Anchors()  # chosen by ablation (scoring/evidence.py)
     # every value is written in the file, none silently defaulted
     assert all(
         origin == str(settings.source) or key == "domain"

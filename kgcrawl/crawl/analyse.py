@@ -14,10 +14,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import exact_hash, simhash
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.text.analysis import analyse_page
+from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
 from kgcrawl.text.matching import TopicMatcher
 from kgcrawl.text.tokenize import is_chinese
 from kgcrawl.text.urls import host_of
@@ -65,12 +66,21 @@ class StageTimes:
             self.seconds[name] = self.seconds.get(name, 0.0) + seconds
 
 
+def link_options(settings: Settings) -> LinkOptions:
+    """The link evidence a crawl with these settings scores (SPEC §4.3 turn 2)."""
+    anchors = settings.anchors
+    words = anchors.context_words if "context" in anchors.evidence else 0
+    return LinkOptions(
+        context_words=words, url_host=anchors.url_host, max_links=settings.fetch.max_links
+    )
+
+
 def analyse_result(
     url: str,
     result: FetchResult,
     matcher: TopicMatcher,
     times: StageTimes | None = None,
-    max_links: int | None = None,
+    options: LinkOptions = NO_CONTEXT,
 ) -> Outcome:
     """The Outcome of one fetch: a failure as it is, a page analysed (≤ `max_links` links)."""
     times = times or StageTimes()
@@ -78,14 +88,13 @@ def analyse_result(
     if not result.ok:
         return outcome
     with times.stage("parse and count"):
-        analysis = analyse_page(
-            result.content, result.final_url, matcher, result.charset, max_links
-        )
+        analysis = analyse_page(result.content, result.final_url, matcher, result.charset, options)
     body_text = analysis.parsed.groups[3] or analysis.parsed.text
     # A page that fills the link cap is a list of links, not an article; trafilatura took
     # +312 MB and 13.7 s on a page of 100 000 links (benchmarks/bench_hostile.py), so
     # its body text stands in for the main text.
-    link_list = max_links is not None and len(analysis.links) >= max_links
+    cap = options.max_links
+    link_list = cap is not None and len(analysis.links) >= cap
     with times.stage("main text"):
         text = body_text if link_list else main_text(result.text, body_text)
     visible = analysis.parsed.text
@@ -104,34 +113,25 @@ def analyse_result(
         outcome.mentions = matcher.count_sparse(text)
     outcome.links = [(link.url, link.anchor) for link in analysis.links]
     outcome.anchor_counts = list(analysis.anchor_counts)
+    outcome.url_counts = list(analysis.url_counts)
+    outcome.context_counts = list(analysis.context_counts)
     return outcome
 
 
 # One matcher per analyser process (a process pool's workers start with `init_analyser`).
 _process_matcher: TopicMatcher | None = None
+_process_options = NO_CONTEXT
 
 
-def init_analyser(labels: list[tuple[str, ...]]) -> None:
-    """Process-pool initializer: die with the crawl (even after `kill -9`), build the matcher."""
-    global _process_matcher
-    _die_with_parent()
+def init_analyser(labels: list[tuple[str, ...]], options: LinkOptions) -> None:
+    """Process-pool initializer: the crawl's matcher and link options (analysers.py makes
+    the process die with the crawl)."""
+    global _process_matcher, _process_options
     _process_matcher = TopicMatcher(labels)
+    _process_options = options
 
 
-def _die_with_parent() -> None:
-    """Linux: ask for SIGKILL when the parent exits, so no analyser outlives a killed crawl."""
-    import ctypes
-    import signal
-    import sys
-
-    if sys.platform.startswith("linux"):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-
-
-def analyse_in_process(
-    url: str, result: FetchResult, max_links: int | None = None
-) -> tuple[Outcome, dict[str, float]]:
+def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
     """`analyse_result` in an analyser process, with its stage times."""
     times = StageTimes()
-    return analyse_result(url, result, _process_matcher, times, max_links), times.seconds
+    return analyse_result(url, result, _process_matcher, times, _process_options), times.seconds

@@ -27,27 +27,30 @@ from contextlib import contextmanager
 
 from kgcrawl.crawl.analyse import init_analyser
 from kgcrawl.lifetime import die_with_parent
+from kgcrawl.text.analysis import LinkOptions
 
 _main_lock = threading.Lock()
 
 
-def start_analysers(processes: int, labels: list[tuple[str, ...]]) -> ProcessPoolExecutor:
+def start_analysers(
+    processes: int, labels: list[tuple[str, ...]], options: LinkOptions
+) -> ProcessPoolExecutor:
     """A pool of `processes` analysers, all started before it is returned."""
     pool = ProcessPoolExecutor(
         max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init,
-        initargs=(labels, os.getpid()),  # each analyser builds the crawl's matcher
+        initargs=(labels, options, os.getpid()),  # each analyser builds the crawl's matcher
     )
     with _main_hidden():
         list(pool.map(int, range(processes)))  # a task each: every process starts now
     return pool
 
 
-def _init(labels: list[tuple[str, ...]], crawl_pid: int) -> None:
+def _init(labels: list[tuple[str, ...]], options: LinkOptions, crawl_pid: int) -> None:
     die_with_parent(crawl_pid)  # a crawl killed with SIGKILL takes its analysers along
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    init_analyser(labels)
+    init_analyser(labels, options)
 
 
 @contextmanager

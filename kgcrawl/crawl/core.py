@@ -21,7 +21,8 @@ from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
 from kgcrawl.ontology.topic import TopicModel
-from kgcrawl.scoring.anchors import AnchorScorer, CorpusStats
+from kgcrawl.scoring.anchors import CorpusStats
+from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import page_relevance, topic_matcher
 from kgcrawl.text.urls import canonical_url
@@ -94,20 +95,27 @@ class Crawl:
         stats.pages, stats.total_length = self.stats.pages, self.stats.total_length
         stats.doc_freq[list(moved.values())] = self.stats.doc_freq[list(moved)]
         sums = {
-            link: {moved[i]: s for i, s in per_word.items() if i in moved}
-            for link, per_word in self.anchors.sums.items()
+            source: {
+                link: {moved[i]: s for i, s in per_word.items() if i in moved}
+                for link, per_word in per_link.items()
+            }
+            for source, per_link in self.anchors.all_sums().items()
         }
         self._use_topic(topic, stats, sums)
 
     def _use_topic(
-        self, topic: TopicModel, stats: CorpusStats, sums: dict[int, dict[int, float]]
+        self, topic: TopicModel, stats: CorpusStats, sums: dict[str, dict[int, dict[int, float]]]
     ) -> None:
         rel = self.settings.relevance
+        anchors = self.settings.anchors
+        weights = source_weights(anchors.evidence, anchors.weights)
         self.topic = topic
         self.topic_vector = topic.vector
         self.matcher = topic_matcher(topic)
         self.stats = stats
-        self.anchors = AnchorScorer(self.topic_vector, self.stats, rel.bm25_k, rel.bm25_b, sums)
+        self.anchors = EvidenceScorer(
+            self.topic_vector, self.stats, weights, rel.bm25_k, rel.bm25_b, sums
+        )
         self.strategy.use_topic(topic)
 
     # -- selection -------------------------------------------------------------------
@@ -185,8 +193,8 @@ class Crawl:
             for (url, _), counts in zip(outcome.links, outcome.anchor_counts, strict=True)
         ]
         link_scores = [
-            self._add_child(page, relevance, outcome.length, child, counts)
-            for child, counts in children
+            self._add_child(page, relevance, outcome.length, child, evidence)
+            for (child, _), evidence in zip(children, self._evidence(outcome), strict=True)
         ]
         self.strategy.observe_anchors(page, children)
         if rel.r[0] > 0 and self.counters.dp % rel.pagerank_every == 0:
@@ -205,10 +213,18 @@ class Crawl:
         result = self.graph.solve(damping=rel.damping, omega=rel.omega)
         self.frontier.set_pagerank(result.ranks)
 
+    @staticmethod
+    def _evidence(outcome: Outcome) -> list[tuple[dict[int, int], ...]]:
+        """Each link's topic-word counts per evidence source (anchor, URL, context)."""
+        blank = [{}] * len(outcome.links)  # a run logged before URL and context were kept
+        sources = (outcome.anchor_counts, outcome.url_counts or blank,
+                   outcome.context_counts or blank)  # fmt: skip
+        return list(zip(*sources, strict=True))
+
     def _add_child(
-        self, page: int, relevance: float, length: int, child: int, counts: dict[int, int]
+        self, page: int, relevance: float, length: int, child: int, evidence: tuple[dict, ...]
     ) -> tuple[float, float]:
-        link_ra, edge_ra = self.anchors.add_anchor(child, counts, length)  # Eq. 5–6
+        link_ra, edge_ra = self.anchors.add(child, evidence, length)  # Eq. 5–6, §4.3 turn 2
         p = self.frontier.add_parent(child, page, relevance, link_ra, edge_ra)  # Eq. 9
         target = self.frontier.page_of(child)
         if target is not None:

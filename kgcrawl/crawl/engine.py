@@ -29,7 +29,7 @@ from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import StageTimes, failed_outcome
+from kgcrawl.crawl.analyse import StageTimes, failed_outcome, link_options
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.dispatch import Dispatcher, HostTurns
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
@@ -329,12 +329,13 @@ class Engine:
         if self._given_workers is not None:
             return self._given_workers
         capacity, matcher = self.settings.crawl.workers, self.crawl.matcher
+        options = link_options(self.settings)  # how pages' links are read (evidence, cap)
         if self.executor.kind == "ray":
             from kgcrawl.crawl.ray_workers import RayWorkers
 
             return RayWorkers(self.settings.fetch, capacity, matcher.words, self.mappings,
-                              address=self.executor.address)  # fmt: skip
-        return LocalWorkers(self.settings.fetch, capacity, matcher, self.fetcher, self.times,
+                              options, address=self.executor.address)  # fmt: skip
+        return LocalWorkers(capacity, matcher, options, self.fetcher, self.times,
                             archive=self.warc is not None)  # fmt: skip
 
     def _finish(self, link: int, answer: Done | BaseException) -> None:

@@ -18,7 +18,8 @@ class Outcome:
     (a fetch failure, or `duplicate of URL`). `counts` maps a topic-word index to
     its occurrences per tag group (Table 1), `mentions` to its occurrences in the
     main text; `links` are the page's out-links as (canonical URL, anchor text), and
-    `anchor_counts[j]` the topic words in link j's anchor (f_{i,j} of Eq. 5).
+    `anchor_counts[j]` the topic words in link j's anchor (f_{i,j} of Eq. 5),
+    `url_counts[j]` and `context_counts[j]` those of its URL and context (§4.3 turn 2).
     """
 
     url: str
@@ -38,6 +39,8 @@ class Outcome:
     mentions: dict[int, int] = field(default_factory=dict)
     links: list[tuple[str, str]] = field(default_factory=list)
     anchor_counts: list[dict[int, int]] = field(default_factory=list)
+    url_counts: list[dict[int, int]] = field(default_factory=list)  # [] in runs logged before
+    context_counts: list[dict[int, int]] = field(default_factory=list)
     # Filled in when the crawl folds the outcome in:
     seq: int = 0
     relevance: float | None = None

@@ -27,6 +27,7 @@ from kgcrawl.crawl.analyse import StageTimes, analyse_result
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import Done, fetch_and_analyse
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
 SLOTS_PER_ACTOR = 4
@@ -42,17 +43,19 @@ class RayUnavailable(KgcrawlError):
 class PageWorker:
     """One actor: a Fetcher and a topic matcher, `fetch_and_analyse` per call (thread-safe)."""
 
-    def __init__(self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple) -> None:
+    def __init__(
+        self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple, options: LinkOptions
+    ) -> None:
         self.fetcher = Fetcher(settings, mappings)
         self.matcher = TopicMatcher(labels)
+        self.options = options
         self.times = StageTimes()
 
     def work(self, url: str) -> Done:
         return fetch_and_analyse(self.fetcher, url, self._analyse, self.times)
 
     def _analyse(self, url, result):
-        max_links = self.fetcher.settings.max_links
-        return analyse_result(url, result, self.matcher, self.times, max_links)
+        return analyse_result(url, result, self.matcher, self.times, self.options)
 
     def pid(self) -> int:
         """The actor's process id (tests kill it)."""
@@ -77,6 +80,7 @@ class RayWorkers:
         capacity: int,
         labels: list[tuple[str, ...]],
         mappings: tuple[Mapping, ...] = (),
+        options: LinkOptions = NO_CONTEXT,
         address: str | None = None,
     ) -> None:
         ray = import_ray()
@@ -98,7 +102,7 @@ class RayWorkers:
             max_task_retries=TASK_RETRIES,
             scheduling_strategy="SPREAD",
         )
-        self.actors = [remote.remote(settings, labels, mappings) for _ in range(actors)]
+        self.actors = [remote.remote(settings, labels, mappings, options) for _ in range(actors)]
         self._load = [0] * actors
         self._lock = threading.Lock()
         self._wait_started(actors)

@@ -84,6 +84,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         DELETE FROM meta WHERE key = 'finished'
         """,
     ),
+    (
+        # The topic words of each link's URL and context, beside its anchor's (SPEC §4.3 turn 2).
+        "0003_link_evidence",
+        """
+        ALTER TABLE outlinks ADD COLUMN url_counts TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE outlinks ADD COLUMN context_counts TEXT NOT NULL DEFAULT '{}'
+        """,
+    ),
 )
 
 
@@ -225,7 +233,8 @@ class RunState:
                 [_outcome_row(o) for o in self._pending],
             )
             db.executemany(
-                "INSERT INTO outlinks VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO outlinks (seq, position, url, anchor, anchor_counts, url_counts, "
+                "context_counts, anchor_relevance, priority) VALUES (?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         o.seq,
@@ -233,6 +242,8 @@ class RunState:
                         url,
                         anchor,
                         _counts_json(o.anchor_counts[i]),
+                        _counts_json(o.url_counts[i] if o.url_counts else {}),
+                        _counts_json(o.context_counts[i] if o.context_counts else {}),
                         *(o.link_scores[i] if o.link_scores else (None, None)),
                     )
                     for o in self._pending
@@ -265,14 +276,14 @@ class RunState:
 
     def outcomes(self, after: int = 0) -> Iterator[Outcome]:
         """Committed outcomes in fold order, with their links."""
-        links: dict[int, list[tuple[str, str, str, float | None, float | None]]] = {}
+        links: dict[int, list[tuple]] = {}
         with self._readable():
-            for seq, url, anchor, counts, ra, p in self._db.execute(
-                "SELECT seq, url, anchor, anchor_counts, anchor_relevance, priority FROM "
-                "outlinks WHERE seq > ? ORDER BY seq, position",
+            for seq, *link in self._db.execute(
+                "SELECT seq, url, anchor, anchor_counts, anchor_relevance, priority, url_counts, "
+                "context_counts FROM outlinks WHERE seq > ? ORDER BY seq, position",
                 (after,),
             ):
-                links.setdefault(seq, []).append((url, anchor, counts, ra, p))
+                links.setdefault(seq, []).append(link)
             cursor = self._db.execute("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq", (after,))
             for row in cursor:
                 yield _outcome_from_row(row, links.get(row[0], []))
@@ -356,7 +367,9 @@ def _outcome_from_row(row: tuple, links: list) -> Outcome:
         relevant=bool(relevant),
         counts=_counts(counts),
         mentions=_counts(mentions),
-        links=[(u, a) for u, a, _, _, _ in links],
-        anchor_counts=[_counts(c) for _, _, c, _, _ in links],
-        link_scores=[(ra, p) for _, _, _, ra, p in links if ra is not None],
+        links=[(link[0], link[1]) for link in links],
+        anchor_counts=[_counts(link[2]) for link in links],
+        url_counts=[_counts(link[5]) for link in links],
+        context_counts=[_counts(link[6]) for link in links],
+        link_scores=[(link[3], link[4]) for link in links if link[3] is not None],
     )

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from kgcrawl.config import Fetch
 from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, failed_outcome
 from kgcrawl.crawl.analysers import start_analysers
 from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
 # With several local workers, pages are analysed in processes (parsing is CPU work under the GIL).
@@ -111,22 +111,23 @@ class LocalWorkers:
 
     def __init__(
         self,
-        settings: Fetch,
         capacity: int,
         matcher: TopicMatcher,
+        options: LinkOptions,
         fetcher: Fetcher,
         times: StageTimes,
         archive: bool = False,
     ) -> None:
         self.capacity = capacity
         self.matcher = matcher
+        self.options = options  # link evidence and the link cap, as the crawl reads links
         self.fetcher = fetcher
         self.times = times
         self.archive = archive  # keep each exchange for the WARC
         self._threads: ThreadPoolExecutor | None = None
         self._analysers: ProcessPoolExecutor | None = None
         if capacity > 1:
-            self._analysers = start_analysers(ANALYSER_PROCESSES, matcher.words)
+            self._analysers = start_analysers(ANALYSER_PROCESSES, matcher.words, options)
             self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
 
     def submit(self, url: str) -> Future[Done]:
@@ -140,10 +141,9 @@ class LocalWorkers:
         return fetch_and_analyse(self.fetcher, url, self._analyse, self.times, self.archive)
 
     def _analyse(self, url: str, result: FetchResult) -> Outcome:
-        max_links = self.fetcher.settings.max_links
         if self._analysers is None or not result.ok:
-            return analyse_result(url, result, self.matcher, self.times, max_links)
-        future = self._analysers.submit(analyse_in_process, url, result, max_links)
+            return analyse_result(url, result, self.matcher, self.times, self.options)
+        future = self._analysers.submit(analyse_in_process, url, result)
         outcome, seconds = future.result()
         for stage, spent in seconds.items():
             self.times.add(stage, spent)

@@ -1,4 +1,9 @@
-"""A downloaded page as the scoring needs it: topic-word counts per tag group, links, length."""
+"""A downloaded page as the scoring needs it: topic-word counts per tag group, links, length.
+
+Each link gets the topic words of its three evidence sources (SPEC §4.3 turn 2):
+the anchor text, the URL's words (`text.url_words`) and, when a window is asked
+for, the words around it (`text.html.link_context`); `scoring.evidence` weighs them.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,20 @@ import numpy as np
 
 from kgcrawl.text.html import GROUPS, OutLink, ParsedPage, parse_html
 from kgcrawl.text.matching import TopicMatcher, token_length
+from kgcrawl.text.url_words import url_words
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOptions:
+    """How a page's links are read: the context window in words (0: none), host words as
+    URL evidence, and at most `max_links` links (None: all)."""
+
+    context_words: int = 0
+    url_host: bool = False
+    max_links: int | None = None
+
+
+NO_CONTEXT = LinkOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,13 +34,16 @@ class PageAnalysis:
     """`counts[i, k - 1]` = occurrences of topic word i in tag group k (f_{i,k} of Eq. 3).
 
     `anchor_counts[j]` holds the topic words of `links[j]`'s anchor text (f_{i,j}
-    of Eq. 5, only the words present); `length` is the page length in tokens (dl).
+    of Eq. 5, only the words present), `url_counts[j]` and `context_counts[j]` those
+    of its URL and its context; `length` is the page length in tokens (dl).
     """
 
     parsed: ParsedPage
     counts: np.ndarray
     anchor_counts: tuple[dict[int, int], ...]
     length: int
+    url_counts: tuple[dict[int, int], ...] = ()
+    context_counts: tuple[dict[int, int], ...] = ()
 
     @property
     def url(self) -> str:
@@ -46,13 +68,13 @@ def analyse_page(
     url: str,
     matcher: TopicMatcher,
     charset: str = "utf-8",
-    max_links: int | None = None,
+    options: LinkOptions = NO_CONTEXT,
 ) -> PageAnalysis:
-    """Parse the bytes once (in the fetcher's `charset`), count topic words per group and anchor.
+    """Parse the bytes once (in the fetcher's `charset`), count topic words per group and link.
 
-    At most `max_links` out-links are kept (the first in document order).
+    At most `options.max_links` out-links are kept (the first in document order).
     """
-    parsed = parse_html(body, url, charset, max_links)
+    parsed = parse_html(body, url, charset, options.context_words, options.max_links)
     counts = np.zeros((matcher.n, GROUPS), dtype=np.int32)
     for k, text in enumerate(parsed.groups):
         for i, c in matcher.count_sparse(text).items():
@@ -62,4 +84,10 @@ def analyse_page(
         counts=counts,
         anchor_counts=tuple(matcher.count_sparse(link.anchor) for link in parsed.links),
         length=token_length(parsed.text),
+        url_counts=tuple(
+            matcher.count_sparse(url_words(link.url, options.url_host)) for link in parsed.links
+        ),
+        context_counts=tuple(
+            matcher.count_sparse(link.context) if link.context else {} for link in parsed.links
+        ),
     )

@@ -9,14 +9,16 @@ boundaries and wherever text of another group came in between, so a label is
 never made of two pieces that are apart on the page.
 
 Links are made absolute (`<base href>` honoured) and canonical (`text.urls`);
-a link found twice on a page keeps one entry with both anchor texts. A hostile
-page loses only what is bad in it: an href no URL parser accepts drops that link,
-a `<base href>` that is not an http(s) URL is ignored (as browsers do), and once
-`max_links` distinct links (document order) are found, later anchors are not read.
+a link found twice on a page keeps one entry with both anchor texts (and both
+contexts, `link_context`, when asked for). A hostile page loses only what is bad
+in it: an href no URL parser accepts drops that link, a `<base href>` that is not
+an http(s) URL is ignored (as browsers do), and once `max_links` distinct links
+(document order) are found, later anchors are not read.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urljoin
@@ -55,10 +57,11 @@ _INLINE = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class OutLink:
-    """A link of the page: canonical absolute URL and the anchor text (fallbacks applied)."""
+    """A link of the page: canonical absolute URL, anchor text (fallbacks applied), context."""
 
     url: str
     anchor: str
+    context: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +92,18 @@ _canonical = lru_cache(maxsize=1 << 16)(canonical_url)
 
 
 def parse_html(
-    body: bytes, url: str, charset: str = "utf-8", max_links: int | None = None
+    body: bytes,
+    url: str,
+    charset: str = "utf-8",
+    context_words: int = 0,
+    max_links: int | None = None,
 ) -> ParsedPage:
     """Tag groups, title and out-links of a page, in one pass over the lxml tree.
 
     `charset` is the one the fetcher settled on (`crawl.decode`); lxml gets the
     text as UTF-8 bytes with that encoding named, so a `<meta charset>` that
     contradicts the fetcher cannot make it decode the page a second time, wrongly.
+    With `context_words` > 0 each link also gets its `link_context`.
     """
     from lxml import etree
 
@@ -108,14 +116,17 @@ def parse_html(
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError:
         root = None
-    walker = _Walker(page_url, max_links)
+    walker = _Walker(page_url, context_words, max_links)
     if root is not None:
         walker.walk(etree.iterwalk(root, events=("start", "end")))
     return ParsedPage(
         url=page_url,
         title=walker.title,
         groups=tuple("".join(pieces).strip() for pieces in walker.pieces),  # type: ignore[arg-type]
-        links=tuple(OutLink(link, " ".join(anchors)) for link, anchors in walker.links.items()),
+        links=tuple(
+            OutLink(link, " ".join(anchors), " ".join(walker.contexts.get(link, ())))
+            for link, anchors in walker.links.items()
+        ),
     )
 
 
@@ -142,7 +153,9 @@ class _Anchor:
 class _Walker:
     """The state of the single pass: group stack, skip depth, open anchors, output."""
 
-    def __init__(self, url: str, max_links: int | None = None) -> None:
+    def __init__(self, url: str, context_words: int = 0, max_links: int | None = None) -> None:
+        self.context_words = context_words
+        self.contexts: dict[str, list[str]] = {}
         self.base = url
         self.max_links = max_links
         self.base_set = False
@@ -220,4 +233,96 @@ class _Walker:
             text = anchor.text()
             if text:
                 self.links[anchor.url].append(text)
+            if self.context_words:
+                context = link_context(el, self.context_words)
+                if context:
+                    self.contexts.setdefault(anchor.url, []).append(context)
         self.emit(el.tail, self.groups[-1])
+
+
+# -- the words around a link (anchor evidence, SPEC §4.3 turn 2) -----------------------
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNIT = re.compile(f"[{_HAN}]|[^\\s{_HAN}]+")  # a Chinese character, or a Latin word
+_HAN_UNIT = re.compile(f"[{_HAN}]")
+_WORDLIKE = re.compile(r"[^\W_]")
+HAN_PER_WORD = 1.9  # Chinese characters per word (text.matching.CJK_CHARS_PER_TOKEN)
+
+
+class _Window:
+    """Word units on one side of a link, nearest first, up to `words` words."""
+
+    __slots__ = ("cost", "limit", "units")
+
+    def __init__(self, words: int) -> None:
+        self.units: list[str] = []
+        self.cost = 0.0
+        self.limit = words * HAN_PER_WORD  # a Chinese character costs 1, a Latin word 1.9
+
+    @property
+    def full(self) -> bool:
+        return self.cost >= self.limit
+
+    def take(self, text: str | None, forward: bool) -> None:
+        if not text or self.full:
+            return
+        units = _UNIT.findall(text)
+        for unit in units if forward else reversed(units):
+            if self.full:
+                return
+            self.units.append(unit)
+            if _HAN_UNIT.match(unit):
+                self.cost += 1.0
+            elif _WORDLIKE.search(unit):  # punctuation is free
+                self.cost += HAN_PER_WORD
+
+
+def link_context(el, words: int) -> str:
+    """Up to `words` words each side of the link element `el`, inside its enclosing block.
+
+    The block is the nearest ancestor that is not an inline element (a `<p>`,
+    `<li>`, `<td>`, `<div>`): the sentence or list entry the link sits in. The
+    link's own text is left out (it is the anchor), hidden elements too. The
+    walk goes outwards from the link sibling by sibling and stops when the
+    window is full, so a block with many links costs O(window) per link.
+    """
+    before, after = _Window(words), _Window(words)
+    node = el
+    while node is not None:
+        after.take(node.tail, forward=True)
+        sibling = node.getnext()
+        while sibling is not None and not after.full:
+            after.take(_text_of(sibling), forward=True)
+            after.take(sibling.tail, forward=True)
+            sibling = sibling.getnext()
+        sibling = node.getprevious()
+        while sibling is not None and not before.full:
+            before.take(sibling.tail, forward=False)
+            before.take(_text_of(sibling), forward=False)
+            sibling = sibling.getprevious()
+        parent = node.getparent()
+        if parent is None:
+            break
+        before.take(parent.text, forward=False)
+        if not isinstance(parent.tag, str) or parent.tag.lower() not in _INLINE:
+            break
+        node = parent
+    return f"{_join(before.units[::-1])} {_join(after.units)}".strip()
+
+
+def _text_of(el) -> str:
+    """The visible text of an element and its descendants (not its tail)."""
+    if not isinstance(el.tag, str) or el.tag.lower() in _SKIPPED:
+        return ""
+    return " ".join(el.itertext())
+
+
+def _join(units: list[str]) -> str:
+    """Units back to text: Chinese characters glued together, Latin words apart (the two
+    sides are joined with a space, so no label is read across the link)."""
+    out: list[str] = []
+    for unit in units:
+        if out and not (_HAN_UNIT.match(unit) and _HAN_UNIT.match(out[-1])):
+            out.append(" ")
+        out.append(unit)
+    return "".join(out)

@@ -23,6 +23,7 @@ from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.state import RunState
 from kgcrawl.runner import CrawlRequest, crawl
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 from tests.crawl.crawls import BASE, committed
 from tests.crawl.hostile import HostileServer
@@ -86,7 +87,9 @@ def test_100_000_links_keep_max_links_in_document_order_in_bounded_time_and_memo
     start = time.monotonic()
     tracemalloc.start()
     try:
-        outcome = analyse_result("http://x.cn/", result, matcher, max_links=5_000)
+        outcome = analyse_result(
+            "http://x.cn/", result, matcher, options=LinkOptions(max_links=5_000)
+        )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -20,7 +20,8 @@ def page(seq: int, url: str, **kw) -> Outcome:
         seconds=0.01, host="www.a.cn", title="黄山", text="黄山 云海\x00", lang="zh", length=12,
         content_hash="ab", simhash=(1 << 64) - 5, counts={3: [1, 0, 0, 2, 0]}, mentions={3: 2},
         links=[("http://www.a.cn/x", "更多"), ("http://b.cn/", "")],
-        anchor_counts=[{}, {2: 1}], relevance=0.75,
+        anchor_counts=[{}, {2: 1}], url_counts=[{1: 2}, {}], context_counts=[{}, {4: 1}],
+        relevance=0.75,
         relevant=True, link_scores=[(0.5, 0.3), (0.0, 0.1)], **kw,
     )  # fmt: skip
 
@@ -54,6 +55,7 @@ def test_round_trip_and_durability(home) -> None:
     assert first.links == [("http://www.a.cn/x", "更多"), ("http://b.cn/", "")]
     assert first.link_scores == [(0.5, 0.3), (0.0, 0.1)]
     assert first.anchor_counts == [{}, {2: 1}]
+    assert first.url_counts == [{1: 2}, {}] and first.context_counts == [{}, {4: 1}]
     assert first.relevant and not got[1].relevant and got[1].reason == "http 404"
     assert again.meta()["warc_offset"] == 123 and again.meta()["run_id"] == run_id
     assert [o.seq for o in again.outcomes(after=1)] == [2]

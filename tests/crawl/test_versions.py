@@ -99,9 +99,10 @@ def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_wor
     old = list(crawl.topic.weights)
     deep = old[-1]  # a leaf: the new depth-1 concept moves it one place on
     crawl.stats.add_page(np.isin(np.arange(len(old)), [0, len(old) - 1]), 300)
-    crawl.anchors.add_anchor(7, {len(old) - 1: 2}, 300)
-    before = crawl.anchors.add_anchor(7, {}, 300)[0]
-    bm25 = crawl.anchors.sums[7][len(old) - 1]
+    crawl.anchors.add(7, ({len(old) - 1: 2}, {len(old) - 1: 1}, {}), 300)
+    before = crawl.anchors.add(7, ({}, {}, {}), 300)[0]
+    bm25 = crawl.anchors.all_sums()["anchor"][7][len(old) - 1]
+    bm25_url = crawl.anchors.all_sums()["url"][7][len(old) - 1]
 
     crawl.use_ontology(replace(settings, ontology=v2), topic_for(replace(settings, ontology=v2)))
     new = list(crawl.topic.weights)
@@ -109,8 +110,10 @@ def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_wor
     assert crawl.stats.pages == 1 and crawl.stats.total_length == 300
     assert crawl.stats.doc_freq[new.index(deep)] == 1 and crawl.stats.doc_freq[0] == 1
     assert crawl.stats.doc_freq[new.index(new_iri)] == 0
-    assert crawl.anchors.sums == {7: {new.index(deep): bm25}}
-    after = crawl.anchors.add_anchor(7, {}, 300)[0]
+    sums = crawl.anchors.all_sums()
+    assert sums["anchor"] == {7: {new.index(deep): bm25}}
+    assert sums["url"] == {7: {new.index(deep): bm25_url}}  # every evidence source moves
+    after = crawl.anchors.add(7, ({}, {}, {}), 300)[0]
     assert after > 0 and after != pytest.approx(before)  # same BM25 sums, the new W_T
     assert crawl.matcher.count_sparse(f"{NEW_LABEL}{NEW_LABEL}") == {new.index(new_iri): 2}
 

@@ -155,3 +155,40 @@ def test_page_url_is_canonical() -> None:
     assert (
         parse_html(b"<p>x</p>", "HTTP://WWW.Example.cn:80/a#top").url == "http://www.example.cn/a"
     )
+
+
+def links(html: str, words: int) -> dict[str, tuple[str, str]]:
+    page = parse_html(html.encode("utf-8"), BASE, context_words=words)
+    return {link.url.rsplit("/", 1)[-1]: (link.anchor, link.context) for link in page.links}
+
+
+def test_link_context_is_the_sentence_around_the_link_without_its_anchor() -> None:
+    html = """<body><p>Notes on beach resorts and <i>hotel</i> booking are
+    <a href="x">here</a>, with maps. <b>More</b> text after that.</p>
+    <ul><li><a href="c">GEOG 341</a> <span>Tourism Geography</span></li>
+    <li><a href="d">GEOG 342</a> Rivers</li></ul></body>"""
+    got = links(html, words=3)
+    # three words each side; the link's own text is the anchor, not context
+    assert got["x"] == ("here", "hotel booking are , with maps. More")
+    # a list entry is the block: the next entry's words are not this link's context
+    assert got["c"] == ("GEOG 341", "Tourism Geography")
+    assert got["d"] == ("GEOG 342", "Rivers")
+    assert links(html, words=0)["x"] == ("here", "")  # no window asked for: none gathered
+
+
+def test_link_context_counts_chinese_characters_as_words_and_skips_hidden_text() -> None:
+    html = """<div>黄山风景区的暴雨预警<script>var x = "暴雨";</script><a href="z">点击这里</a>
+    山洪灾害报道内容很多很多很多很多很多</div>"""
+    anchor, context = links(html, words=2)["z"]
+    # 2 words ≈ 4 Chinese characters each side; the two sides are apart (no label across)
+    assert anchor == "点击这里" and context == "暴雨预警 山洪灾害"
+
+
+def test_link_context_walks_out_of_inline_elements_to_the_block() -> None:
+    html = '<p>before <b>bold <a href="n">nested</a> tail</b> after</p><p>other</p>'
+    assert links(html, words=5)["n"] == ("nested", "before bold tail after")
+
+
+def test_a_link_twice_on_a_page_keeps_both_contexts() -> None:
+    html = '<p>flood maps <a href="m">x</a></p><p><a href="m">y</a> rainfall data</p>'
+    assert links(html, words=5)["m"] == ("x y", "flood maps rainfall data")
