@@ -17,6 +17,7 @@ medians and as kgcrawl ÷ Scrapy ratios. Needs the `bench` extra (scrapy).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sqlite3
@@ -53,10 +54,8 @@ class Run:
 def _tree_rss(process: psutil.Process) -> int:
     total = 0
     for p in [process, *process.children(recursive=True)]:
-        try:
+        with contextlib.suppress(psutil.Error):  # a process that just ended
             total += p.memory_info().rss
-        except psutil.Error:
-            pass
     return total
 
 

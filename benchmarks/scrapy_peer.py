@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import scrapy
 from scrapy.crawler import CrawlerProcess
@@ -72,7 +73,7 @@ class FocusedSpider(scrapy.Spider):
 
 
 def main(spec_path: str) -> None:
-    spec = json.loads(open(spec_path, encoding="utf-8").read())
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     process = CrawlerProcess(
         {
             "LOG_LEVEL": "CRITICAL",
@@ -92,8 +93,7 @@ def main(spec_path: str) -> None:
     process.crawl(crawler, seeds=spec["seeds"], keywords=spec["keywords"])
     process.start()
     stats = crawler.stats.get_stats()
-    with open(spec["out"], "w", encoding="utf-8") as out:
-        json.dump({"pages": stats.get("item_scraped_count", 0)}, out)
+    Path(spec["out"]).write_text(json.dumps({"pages": stats.get("item_scraped_count", 0)}))
 
 
 if __name__ == "__main__":
