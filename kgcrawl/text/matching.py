@@ -170,7 +170,7 @@ class TopicMatcher:
         """Hits grouped by the jieba runs around them; a run is tokenised only when needed."""
         if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
             self._dictionary_size = len(self._freq)
-            self._longest_word = max(map(len, self._freq), default=1)
+            self._longest_word = _longest_key(self._freq)
             self._runs.clear()
         regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
         reverse = ""
@@ -205,13 +205,17 @@ class TopicMatcher:
         start, end = hit.span()
         freq = self._freq
         for a in range(max(left, start - self._longest_word + 1), end):
-            b = a + 1
-            fragment = text[a:b]
-            while b <= right and fragment in freq:
-                if freq[fragment] and (a < start < b or a < end < b):
+            # A word from a crosses an end only if it is longer than b - a - 1: jieba's
+            # dictionary holds every prefix of its words, so if text[a:b] is not in it,
+            # no longer word starts at a (one lookup where there were up to b - a).
+            b = start + 1 if a < start else end + 1
+            while b <= right:
+                fragment = text[a:b]
+                if fragment not in freq:
+                    break
+                if freq[fragment]:
                     return False
                 b += 1
-                fragment = text[a:b]
         return True
 
     def _tokens(self, run: str) -> tuple[str, ...]:
@@ -235,6 +239,12 @@ class TopicMatcher:
                     break
             else:
                 pos += 1
+
+
+def _longest_key(freq) -> int:
+    """The longest word of jieba's dictionary: the trie knows it, a dict is scanned."""
+    longest = getattr(freq, "longest", None)
+    return longest if longest is not None else max(map(len, freq), default=1)
 
 
 def _add(counts: dict[int, int], words: list[int]) -> None:
