@@ -42,6 +42,11 @@ class TrieFreq:
         self._size = len(trie)
         self.longest = longest  # the longest key, in characters
 
+    @property
+    def key_sets(self) -> tuple:
+        """(trie, added words): `key in` either is `key in self` without a Python call."""
+        return self._trie, self._added
+
     def __contains__(self, key: object) -> bool:
         return key in self._added or key in self._trie
 

@@ -171,6 +171,7 @@ class TopicMatcher:
         if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
             self._dictionary_size = len(self._freq)
             self._longest_word = _longest_key(self._freq)
+            self._key_sets = getattr(self._freq, "key_sets", (self._freq, {}))
             self._runs.clear()
         regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
         reverse = ""
@@ -204,6 +205,7 @@ class TopicMatcher:
             return False
         start, end = hit.span()
         freq = self._freq
+        keys, added = self._key_sets
         for a in range(max(left, start - self._longest_word + 1), end):
             # A word from a crosses an end only if it is longer than b - a - 1: jieba's
             # dictionary holds every prefix of its words, so if text[a:b] is not in it,
@@ -211,7 +213,7 @@ class TopicMatcher:
             b = start + 1 if a < start else end + 1
             while b <= right:
                 fragment = text[a:b]
-                if fragment not in freq:
+                if fragment not in keys and fragment not in added:
                     break
                 if freq[fragment]:
                     return False
