@@ -55,7 +55,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from kgcrawl.config import AUTO, CHECKOUT, Settings
+from kgcrawl.config import AUTO, CHECKOUT, Settings, cache_dir
 from kgcrawl.config import Calibration as CalibrationSettings
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.scoring.thresholds import (
@@ -89,14 +89,6 @@ class Thresholds:
     @property
     def plot(self) -> Path:
         return cache_dir() / f"{self.key[:16]}.png"
-
-
-def cache_dir() -> Path:
-    explicit = os.environ.get("KGCRAWL_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "kgcrawl"
 
 
 def corpus_folders(settings: Settings) -> tuple[Path, Path]:

@@ -209,6 +209,15 @@ _REQUIRED = ("topic", "ontology", "seeds")
 CHECKOUT = Path(__file__).resolve().parents[1]
 
 
+def cache_dir() -> Path:
+    """Where derived files are kept between runs (calibrations, jieba's trie): $KGCRAWL_CACHE."""
+    explicit = os.environ.get("KGCRAWL_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "kgcrawl"
+
+
 def resolve_pipeline(name_or_path: str) -> Path:
     """`tourism` → `pipelines/tourism.toml`; a path is taken as it is."""
     path = Path(name_or_path)

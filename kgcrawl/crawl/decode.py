@@ -73,12 +73,12 @@ def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
     candidates = declared_charsets(body, content_type)
     for charset in dict.fromkeys(candidates):
         try:
-            return _strip_bom(body.decode(charset)), charset
+            return strip_bom(body.decode(charset)), charset
         except (UnicodeError, LookupError):
             continue
     for charset in ("utf-8", "gb18030"):
         try:
-            return _strip_bom(body.decode(charset)), charset
+            return strip_bom(body.decode(charset)), charset
         except UnicodeDecodeError:
             continue
     from charset_normalizer import from_bytes
@@ -87,11 +87,11 @@ def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
     charset = _normal(best.encoding) if best is not None and best.encoding else None
     if charset:
         try:
-            return _strip_bom(body.decode(charset)), charset
+            return strip_bom(body.decode(charset)), charset
         except (UnicodeError, LookupError):
             pass
     raise DecodeError(f"cannot decode the page (tried {', '.join(candidates) or 'detection'})")
 
 
-def _strip_bom(text: str) -> str:
+def strip_bom(text: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text

@@ -1,10 +1,12 @@
 """Charset order of SPEC §6: header, BOM, <meta>, then detection; GBK as GB18030."""
 
 import codecs
+import pickle
 
 import pytest
 
 from kgcrawl.crawl.decode import DecodeError, decode_html
+from kgcrawl.crawl.fetch import FetchResult
 
 PAGE = "<html><head>{meta}<title>暴雨预警</title></head><body>山体滑坡 堃 囧</body></html>"
 
@@ -49,3 +51,21 @@ def test_binary_bytes_are_an_error() -> None:
     blob = bytes(rng.randrange(256) for _ in range(3000))
     with pytest.raises(DecodeError, match="cannot decode"):
         decode_html(blob, "text/html; charset=utf-8")
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ("\ufeff<html><body><p>暴雨灾害预警</p></body></html>".encode(), "text/html"),
+        ('<meta charset="gbk"><p>山体滑坡，游客请注意</p>'.encode("gbk"), "text/html"),
+    ],
+)
+def test_a_page_travels_to_an_analyser_as_bytes_only(body: bytes, content_type: str) -> None:
+    text, charset = decode_html(body, content_type)
+    result = FetchResult(url="http://a.cn/", final_url="http://a.cn/", status=200,
+                         content=body, text=text, charset=charset)  # fmt: skip
+    blob = pickle.dumps(result)
+    tail = text[-12:].encode("utf-8")
+    assert blob.count(tail) == body.count(tail), "the text was sent beside the bytes"
+    assert pickle.loads(blob) == result
+    assert pickle.loads(pickle.dumps(FetchResult("u", "u", reason="timeout"))).reason == "timeout"

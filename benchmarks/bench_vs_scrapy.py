@@ -1,0 +1,159 @@
+"""kgcrawl against a fair Scrapy spider on the same sandbox world (issue 19).
+
+python benchmarks/bench_vs_scrapy.py [--pages 3000] [--workers 8] [--rounds 3]
+    [--strategy fcits_oh] [--profile default]
+
+One sandbox server (a child process, not measured) serves both crawlers; they
+run one after the other, interleaved A B A B A B, each in its own process tree:
+`python -m kgcrawl crawl tourism --resolve …` (robots on, delay 0, no graph)
+and `scrapy_peer.py` (lxml parse, link extraction, url/title/text item, keyword
+best-first, robots on, delay 0). Both keep `--workers` requests in flight.
+Per run: downloaded pages, wall pages/s, CPU ms per page of the whole process
+tree (user + system, from wait4, which adds the reaped analysers) and peak RSS
+of the tree (the sum over its processes, sampled every 50 ms). Printed as
+medians and as kgcrawl ÷ Scrapy ratios. Needs the `bench` extra (scrapy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Run:
+    pages: int
+    seconds: float
+    cpu: float
+    peak_mb: float
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds
+
+    @property
+    def cpu_ms(self) -> float:
+        return self.cpu / max(self.pages, 1) * 1000
+
+
+def _tree_rss(process: psutil.Process) -> int:
+    total = 0
+    for p in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.Error):  # a process that just ended
+            total += p.memory_info().rss
+    return total
+
+
+def measured(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds of the tree, peak tree RSS in MB of one command."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, cwd=HERE)
+    process = psutil.Process(child.pid)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.wait(0.05):
+            try:
+                peak = max(peak, _tree_rss(process))
+            except psutil.Error:
+                return
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"{command[:3]} exited with {child.returncode}")
+    return seconds, usage.ru_utime + usage.ru_stime, peak / 2**20
+
+
+def kgcrawl_run(resolve: str, args, env: dict[str, str]) -> Run:
+    with tempfile.TemporaryDirectory() as home:
+        command = [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve", resolve,
+                   "--max-pages", str(args.pages), "--workers", str(args.workers),
+                   "--strategy", args.strategy, "--run-id", "bench",
+                   "--set", "fetch.delay=0", "--set", "graph.uri=none"]  # fmt: skip
+        seconds, cpu, peak = measured(command, {**env, "KGCRAWL_HOME": home})
+        with sqlite3.connect(Path(home) / "runs" / "bench" / "state.sqlite") as db:
+            pages = db.execute("SELECT count(*) FROM outcomes WHERE reason IS NULL").fetchone()[0]
+    return Run(pages, seconds, cpu, peak)
+
+
+def scrapy_run(port: int, seeds: list[str], keywords: list[str], args, env) -> Run:
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = Path(tmp) / "spec.json"
+        out = Path(tmp) / "stats.json"
+        spec.write_text(json.dumps({"proxy": f"http://127.0.0.1:{port}", "seeds": seeds,
+                                    "keywords": keywords, "pages": args.pages,
+                                    "workers": args.workers, "out": str(out)}))  # fmt: skip
+        seconds, cpu, peak = measured([sys.executable, "scrapy_peer.py", str(spec)], env)
+        pages = json.loads(out.read_text())["pages"]
+    return Run(pages, seconds, cpu, peak)
+
+
+def _median(runs: list[Run], key: str) -> float:
+    return statistics.median(getattr(r, key) for r in runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=3000)
+    parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--strategy", default="fcits_oh")
+    parser.add_argument("--profile", default="default")
+    args = parser.parse_args()
+
+    from kgcrawl.config import load_settings
+    from kgcrawl.ontology.topic import topic_model_for
+    from kgcrawl.runner import sandbox_process
+    from kgcrawl.sandbox.world import World
+
+    settings = load_settings("tourism")
+    topic = topic_model_for(settings)
+    keywords = [label for c in topic.ontology.concepts.values() for label in c.all_labels()]
+    seeds = list(World(0, "default", args.profile).seeds("tourism"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), str(HERE)])}
+    with sandbox_process(0, "default", profile=args.profile) as resolve:
+        port = int(resolve[0].rsplit(":", 1)[1])
+        runs: dict[str, list[Run]] = {"kgcrawl": [], "scrapy": []}
+        for round_ in range(args.rounds):
+            for name in ("kgcrawl", "scrapy"):
+                if name == "kgcrawl":
+                    run = kgcrawl_run(resolve[0], args, env)
+                else:
+                    run = scrapy_run(port, seeds, keywords, args, env)
+                runs[name].append(run)
+                print(f"round {round_ + 1} {name:8s} {run.pages} pages, {run.seconds:6.1f} s, "
+                      f"{run.pages_per_s:6.1f} pages/s, {run.cpu_ms:5.2f} ms CPU/page, "
+                      f"peak RSS {run.peak_mb:5.0f} MB", flush=True)  # fmt: skip
+    print(f"\nmedians over {args.rounds} rounds, {args.pages} pages, {args.workers} in flight, "
+          f"{args.strategy} vs Scrapy keyword best-first, profile {args.profile}:")  # fmt: skip
+    for key, label in (("pages_per_s", "wall pages/s"), ("cpu_ms", "CPU ms/page"),
+                       ("peak_mb", "peak RSS MB")):  # fmt: skip
+        k, s = _median(runs["kgcrawl"], key), _median(runs["scrapy"], key)
+        print(f"  {label:13s} kgcrawl {k:7.2f}  scrapy {s:7.2f}  ratio {k / s:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""jieba's dictionary as a memory-mapped MARISA trie, for processes that only count topic words.
+
+jieba keeps its dictionary (every word and every prefix of one, ≈ 500 000 keys)
+in a Python dict: ≈ 70 MB in each process and ≈ 1.2 CPU-s to load from its
+marshal cache (NOTES.md), paid by every analyser of a crawl. The same mapping as
+a MARISA trie plus an array of frequencies is ≈ 6 MB in the cache folder, built
+once per dictionary and memory-mapped by every process that uses it, so the
+operating system keeps one copy and a process opens it in milliseconds.
+
+`TrieFreq` answers what jieba asks of its `FREQ` (`in`, `[]`, `get`, and
+`add_word`'s writes, which go to a small dict on top), with the same values, so
+jieba cuts every text as it does with its own dict. A lookup costs ≈ 0.5 µs
+instead of ≈ 0.05 µs; the topic-word matcher asks jieba only about the few
+regions where a label's ends are in doubt, so the process comes out ahead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+from array import array
+from collections.abc import Iterator
+from pathlib import Path
+
+_FORMAT = 1  # bump when the files' layout changes
+
+
+class TrieFreq:
+    """jieba's `FREQ` (word or prefix → frequency, 0 for a bare prefix) over a read-only trie."""
+
+    __slots__ = ("_added", "_freqs", "_size", "_trie", "longest")
+
+    def __init__(self, trie, freqs: array, longest: int) -> None:
+        self._trie = trie
+        self._freqs = freqs
+        self._added: dict[str, int] = {}
+        self._size = len(trie)
+        self.longest = longest  # the longest key, in characters
+
+    @property
+    def key_sets(self) -> tuple:
+        """(trie, added words): `key in` either is `key in self` without a Python call."""
+        return self._trie, self._added
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._added or key in self._trie
+
+    def __getitem__(self, key: str) -> int:
+        added = self._added.get(key)
+        if added is not None:
+            return added
+        return self._freqs[self._trie[key]]  # KeyError when absent, as a dict
+
+    def get(self, key: str, default: int | None = None) -> int | None:
+        added = self._added.get(key)
+        if added is not None:
+            return added
+        index = self._trie.get(key)
+        return default if index is None else self._freqs[index]
+
+    def __setitem__(self, key: str, value: int) -> None:
+        if key not in self:
+            self._size += 1
+        self._added[key] = value
+        self.longest = max(self.longest, len(key))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (key for key in self._trie if key not in self._added)
+        yield from self._added
+
+
+def install(tokenizer, cache: Path) -> bool:
+    """Give a jieba tokenizer that has not loaded its dictionary the trie instead (built if new).
+
+    False, and nothing changed, when the tokenizer is loaded already: words added
+    to its dict would be lost.
+    """
+    if tokenizer.initialized:
+        return False
+    folder = cache / f"jieba-trie-{_key(tokenizer)}"
+    if not (folder / "meta.json").exists():
+        _build(tokenizer, folder)
+    freq, total = load(folder)
+    tokenizer.FREQ, tokenizer.total, tokenizer.initialized = freq, total, True
+    return True
+
+
+def load(folder: Path) -> tuple[TrieFreq, int]:
+    """The trie-backed FREQ and jieba's `total` from a folder `_build` wrote."""
+    import marisa_trie
+
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    trie = marisa_trie.Trie()
+    trie.mmap(str(folder / "words.marisa"))
+    freqs = array("I")
+    freqs.frombytes((folder / "freqs.bin").read_bytes())
+    return TrieFreq(trie, freqs, meta["longest"]), meta["total"]
+
+
+def _key(tokenizer) -> str:
+    """Names the dictionary file's version (path, size, modification time) and the format."""
+    import jieba
+
+    path = Path(tokenizer.dictionary or jieba.DEFAULT_DICT_NAME)
+    if not path.is_absolute():
+        path = Path(jieba.__file__).parent / path
+    stat = path.stat()
+    text = f"{_FORMAT} {jieba.__version__} {path} {stat.st_size} {stat.st_mtime_ns}"
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _build(tokenizer, folder: Path) -> None:
+    """Load the dictionary the usual way once, in a tokenizer of its own, and write the trie."""
+    import jieba
+    import marisa_trie
+
+    jieba.setLogLevel(logging.WARNING)
+    source = jieba.Tokenizer(tokenizer.dictionary)
+    source.initialize()
+    trie = marisa_trie.Trie(source.FREQ)
+    freqs = array("I", bytes(4 * len(trie)))
+    for word, freq in source.FREQ.items():
+        freqs[trie[word]] = freq
+    meta = {"total": source.total, "longest": max(map(len, source.FREQ), default=1)}
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=folder.name, dir=folder.parent))
+    try:
+        trie.save(str(staging / "words.marisa"))
+        (staging / "freqs.bin").write_bytes(freqs.tobytes())
+        (staging / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        with contextlib.suppress(OSError):  # another process built it meanwhile: keep theirs
+            os.rename(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

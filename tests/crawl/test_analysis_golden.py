@@ -1,0 +1,48 @@
+"""The crawl's results are those the analysis gave before it was made faster (issue 19).
+
+A sequential crawl of the small sandbox world, in the default profile and the
+sparse one, must select the same URLs in the same order and compute for each the
+same R(p) (to 1e-9), counts per tag group, mentions, length, fingerprints, title,
+main text, links and anchor counts as recorded in `analysis_golden.json` by
+`tests/fixtures/analysis_golden.py` on the code before the change. Each crawl
+runs in a fresh process with jieba's dictionary as the trie, as an analyser has it.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from kgcrawl.text.tokenize import use_trie_dictionary
+from tests.fixtures.analysis_golden import GOLDEN, PROFILES, record
+
+pytestmark = pytest.mark.slow
+
+
+def record_as_analyser(profile: str) -> list[dict]:
+    assert use_trie_dictionary(), "jieba was loaded before the trie could be installed"
+    return record(profile)
+
+
+@pytest.fixture(scope="module")
+def crawled() -> dict[str, list[dict]]:
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(len(PROFILES), mp_context=spawn) as pool:
+        runs = {p: pool.submit(record_as_analyser, p) for p in PROFILES}
+        return {p: run.result(timeout=300) for p, run in runs.items()}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_sequential_crawl_computes_what_it_computed_before(crawled, profile: str) -> None:
+    before = json.loads(GOLDEN.read_text(encoding="utf-8"))[profile]
+    now = crawled[profile]
+    assert [o["url"] for o in now] == [o["url"] for o in before], "another DP sequence"
+    for old, new in zip(before, now, strict=True):
+        if old["relevance"] is not None:
+            r_old, r_new = float.fromhex(old["relevance"]), float.fromhex(new["relevance"])
+            assert abs(r_old - r_new) <= 1e-9, f"{old['url']}: R(p) {r_new} != {r_old}"
+        same = {k: v for k, v in old.items() if k != "relevance"}
+        assert {k: new[k] for k in same} == same, f"{old['url']} analysed differently"

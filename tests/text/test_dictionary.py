@@ -1,0 +1,70 @@
+"""jieba's dictionary as a trie: the same mapping, so jieba cuts every text as with its dict."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcrawl.sandbox.world import World
+from kgcrawl.text.dictionary import TrieFreq, install
+
+LABELS = ("暴雨灾害", "山体滑坡", "国家森林公园", "旅游业态")
+
+
+@pytest.fixture(scope="module")
+def tokenizers(tmp_path_factory):
+    """(jieba's own dict, the trie), each a fresh tokenizer with the same labels added."""
+    import jieba
+
+    cache = tmp_path_factory.mktemp("cache")
+    plain, trie = jieba.Tokenizer(), jieba.Tokenizer()
+    plain.initialize()
+    assert install(trie, cache) and isinstance(trie.FREQ, TrieFreq)
+    reopened = jieba.Tokenizer()
+    assert install(reopened, cache), "a second process opens the trie already built"
+    assert not install(plain, cache), "a loaded dictionary is never replaced"
+    for tokenizer in (plain, trie):
+        for label in LABELS:
+            tokenizer.add_word(label, freq=2000, tag="nz")
+    return plain, trie
+
+
+def sandbox_texts(pages: int = 40) -> list[str]:
+    """Visible text of sandbox pages: news-like Chinese with labels, names and numbers."""
+    from urllib.parse import urlsplit
+
+    from kgcrawl.text.html import parse_html
+
+    world = World(0, "small")
+    texts = []
+    for url in world.seeds("tourism")[:3]:
+        for link in [url, *world.links(url)][:pages]:
+            parts = urlsplit(link)
+            reply = world.respond(parts.hostname, parts.path or "/")
+            if reply.status == 200 and reply.body.startswith(b"<"):
+                texts.append(parse_html(reply.body, link).text)
+    return texts
+
+
+def test_the_trie_cuts_as_the_dict_does(tokenizers) -> None:
+    plain, trie = tokenizers
+    texts = [
+        *sandbox_texts(),
+        "今天暴雨灾害预警，山体滑坡；国家森林公园的旅游业态。Hotel chain 5A景区",
+    ]
+    assert len(texts) > 20
+    for text in texts:
+        assert trie.lcut(text) == plain.lcut(text)
+        assert trie.lcut(text, HMM=False) == plain.lcut(text, HMM=False)
+
+
+def test_the_trie_answers_as_the_dict(tokenizers) -> None:
+    plain, trie = tokenizers
+    for key in ("旅游", "旅", "暴雨灾害", "暴雨灾", "不是一个词语啊", "the", ""):
+        assert (key in trie.FREQ) == (key in plain.FREQ)
+        assert trie.FREQ.get(key) == plain.FREQ.get(key)
+    assert trie.FREQ["暴雨灾"] == 0  # a prefix added with the label
+    with pytest.raises(KeyError):
+        trie.FREQ["不是一个词语啊"]
+    assert len(trie.FREQ) == len(plain.FREQ)
+    assert trie.total == plain.total
+    assert trie.FREQ.longest == max(map(len, plain.FREQ))
