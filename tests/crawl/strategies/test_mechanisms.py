@@ -27,7 +27,7 @@ from tests.crawl.crawls import BASE
 from tests.crawl.strategies.world import changed
 
 PAGES = 1000
-pytestmark = pytest.mark.slow  # six 1 000-page crawls of one world (≈ 90 s); run in CI
+pytestmark = pytest.mark.slow  # eight 1 000-page crawls of one world (≈ 90 s); run in CI
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,9 @@ def trials():
         "escape": {"escape": 0.0},
         "h2": {"host_tenure": 0},
         "step 5": {"inject_links": 0},
+        # aspiration at γ = 0.8 (see its test), on and off
+        "γ 0.8": {"escape": 0.8},
+        "γ 0.8, aspiration": {"escape": 0.8, "aspiration": False},
     }
     with SandboxServer(World(0, "small", "sparse"), slow_delay=0.05, hang_seconds=1.0) as server:
         fetcher = Fetcher(settings.fetch, parse_resolve(server.resolve))
@@ -68,11 +71,21 @@ def test_h1_excludes_or_aspirates_in_at_least_one_percent_of_its_calls(trials):
     assert urls(trials["h1"]) != urls(trials[None])
 
 
-@pytest.mark.parametrize("mechanism", ["aspiration", "escape"])
-def test_aspiration_and_the_escape_change_selections(trials, mechanism):
-    assert events(trials[None])[mechanism] > 0
-    assert events(trials[mechanism])[mechanism] == 0
-    assert urls(trials[mechanism]) != urls(trials[None])
+def test_the_escape_changes_selections(trials):
+    assert events(trials[None])["escape"] > 0
+    assert events(trials["escape"])["escape"] == 0
+    assert urls(trials["escape"]) != urls(trials[None])
+
+
+def test_aspiration_changes_selections(trials):
+    """At the shipped γ = 1.0, E is taken only when it ties the best of Q_wait, so an
+    aspired link and what the crawl takes without aspiration are as good: here aspiration
+    acts (4–6 times in 1 000 pages) and the sequence stays the same. With γ = 0.8, where
+    E's links are taken more often, switching it off changes the crawl."""
+    assert events(trials[None])["aspiration"] > 0
+    assert events(trials["γ 0.8"])["aspiration"] > 0
+    assert events(trials["γ 0.8, aspiration"])["aspiration"] == 0
+    assert urls(trials["γ 0.8, aspiration"]) != urls(trials["γ 0.8"])
 
 
 def test_h2_puts_hosts_on_the_tabu_list_and_releases_them(trials):
