@@ -32,19 +32,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from kgcrawl.crawl.state import committed_count
+
 RUN = "bench-kill"
-
-
-def committed(state: Path) -> int:
-    import sqlite3
-
-    if not state.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def children(pid: int) -> list[int]:
@@ -114,7 +104,7 @@ def main() -> None:
     try:
         command = start
         for kill in range(1, args.kills + 1):
-            before = committed(state)
+            before = committed_count(state)
             process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
             began_segment = time.monotonic()
             while not state.exists() and process.poll() is None:  # a run to resume
@@ -122,7 +112,7 @@ def main() -> None:
             if kill % 4 == 1:  # now and then during start-up (replay, graph, analysers)
                 time.sleep(rng.uniform(0.5, 5.0))
             else:  # otherwise while it crawls: after its first commit, at a random moment
-                while committed(state) <= before and process.poll() is None:
+                while committed_count(state) <= before and process.poll() is None:
                     time.sleep(0.02)
                 time.sleep(rng.uniform(0.0, 2.5))
             moment = time.monotonic() - began_segment
@@ -134,7 +124,7 @@ def main() -> None:
             process.wait(10)
             left = outlived(helpers)
             orphans += len(left)
-            print(f"kill {kill}: at +{moment:.2f} s, {committed(state)} outcomes committed, "
+            print(f"kill {kill}: at +{moment:.2f} s, {committed_count(state)} outcomes committed, "
                   f"{len(helpers)} helpers, {len(left)} left alive")  # fmt: skip
             command = resume
         finished = subprocess.run(resume, env=env, stdout=subprocess.DEVNULL, stderr=log)

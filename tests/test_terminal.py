@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 import kgcrawl
 from kgcrawl.cli import app
 from kgcrawl.crawl.engine import Progress
+from kgcrawl.crawl.state import committed_count
 from kgcrawl.crawl.view import crawl_summary, progress_line, run_details, runs_table
 from kgcrawl.ontology.topic import load_topic_model
 from kgcrawl.ontology.view import weights_table
-from tests.crawl.crawls import committed
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,7 +131,7 @@ def test_ctrl_c_stops_without_a_traceback_and_says_how_to_resume(sandbox, tmp_pa
                                text=True, start_new_session=True)  # fmt: skip
     state = tmp_path / "runs" / "interrupted" / "state.sqlite"
     deadline = time.monotonic() + 120
-    while committed(state) < 20 and process.poll() is None and time.monotonic() < deadline:
+    while committed_count(state) < 20 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: every process of the group
     stdout, stderr = process.communicate(timeout=120)
@@ -139,7 +139,7 @@ def test_ctrl_c_stops_without_a_traceback_and_says_how_to_resume(sandbox, tmp_pa
     assert process.returncode == 0
     said = " ".join(stdout.split())
     assert said.endswith("stopped; continue with `kgcrawl crawl --resume interrupted`"), said
-    assert 20 <= committed(state) < 300
+    assert 20 <= committed_count(state) < 300
 
 
 def test_help_texts_cite_no_spec_and_crawl_help_shows_defaults() -> None:

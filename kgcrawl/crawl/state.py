@@ -299,6 +299,18 @@ class RunState:
             self._lock = None
 
 
+def committed_count(path: Path) -> int:
+    """Outcomes a run (perhaps still running) has committed, read-only and without its lock;
+    0 while the file does not exist or cannot be read yet. What a watcher of a crawl polls."""
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
+            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
 def check_header(path: Path) -> None:
     """StateError unless the file starts as an SQLite database does (empty, cut, overwritten)."""
     with open(path, "rb") as fh:

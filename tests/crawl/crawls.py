@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.sandbox.server import SandboxServer
 from kgcrawl.sandbox.world import World
 
@@ -67,17 +66,6 @@ def _resume(resolve: str, run_id: str, extra: tuple[str, ...]) -> list[str]:
             *extra]  # fmt: skip
 
 
-def committed(path: Path) -> int:
-    """Outcomes committed to a run's state file, read-only (0 while it does not exist)."""
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
 def _outcomes(home: Path, run_id: str) -> tuple[list[Outcome], dict]:
     state = RunState(home / "runs" / run_id / "state.sqlite")
     try:
@@ -115,7 +103,7 @@ def killed_and_resumed(
             for point in kill_at:
                 process = subprocess.Popen(command, **run)
                 deadline = time.monotonic() + DEADLINE
-                while committed(state_file) < point and process.poll() is None:
+                while committed_count(state_file) < point and process.poll() is None:
                     assert time.monotonic() < deadline, f"{strategy}: the crawl made no progress"
                     time.sleep(0.05)
                 assert process.poll() is None, f"{strategy}: the crawl ended before the kill"

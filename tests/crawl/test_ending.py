@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 
 from kgcrawl.config import load_settings
-from kgcrawl.crawl.state import MIGRATIONS, RunState
+from kgcrawl.crawl.state import MIGRATIONS, RunState, committed_count
 from kgcrawl.crawl.view import crawl_summary, run_details, runs_table
 from kgcrawl.runner import CrawlRequest, crawl
 from tests.crawl.crawls import BASE, quick_sandbox
@@ -100,23 +100,13 @@ def test_a_signal_ends_the_run_as_stopped_and_resumable(tmp_path):
         process = subprocess.Popen(command, env={**os.environ, **env}, stdout=subprocess.DEVNULL)
         state_file = tmp_path / "runs" / "sig" / "state.sqlite"
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not _committed(state_file):
+        while time.monotonic() < deadline and committed_count(state_file) < 20:
             time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
     state = RunState(state_file)
     assert state.meta()["ended"] == "signal"
     state.close()
-
-
-def _committed(path) -> bool:
-    if not path.exists():
-        return False
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        try:
-            return db.execute("SELECT count(*) FROM outcomes").fetchone()[0] >= 20
-        except sqlite3.OperationalError:
-            return False
 
 
 @pytest.mark.parametrize(("dp", "ended"), [(10, "budget"), (4, "frontier exhausted")])
