@@ -21,11 +21,11 @@ import pytest
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.fetch import FetchResult
-from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
-from tests.crawl.crawls import BASE, committed
+from tests.crawl.crawls import BASE
 from tests.crawl.hostile import HostileServer
 
 FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19}  # no calibration
@@ -132,7 +132,8 @@ def test_sigterm_during_a_drip_ends_within_seconds_checkpointed_and_resumes(tmp_
         assert exited < 10
         assert len(server.times) == asked  # no attempt started after the signal
         state_file = tmp_path / "runs" / "drip" / "state.sqlite"
-        assert committed(state_file) == 4  # the seed and its three pages; the drip is no outcome
+        # the seed and its three pages; the drip is no outcome
+        assert committed_count(state_file) == 4
         state = RunState(state_file)
         assert state.meta()["ended"] == "signal"
         state.close()

@@ -18,7 +18,7 @@ import pytest
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.engine import Engine, topic_for
-from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.crawl.versions import (
     OntologyChanged,
     as_meta,
@@ -32,7 +32,7 @@ from kgcrawl.graph.sync import run_settings
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.topic import topic_model_for
-from tests.crawl.crawls import BASE, DEADLINE, committed, quick_sandbox
+from tests.crawl.crawls import BASE, DEADLINE, quick_sandbox
 from tests.crawl.strategies.conftest import PAPER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,10 +130,10 @@ def _kill_at(process: subprocess.Popen, state_file: Path, outcomes: int) -> int:
     deadline = time.monotonic() + DEADLINE
     while process.poll() is None:
         assert time.monotonic() < deadline, "the crawl made no progress"
-        if committed(state_file) >= outcomes:
+        if committed_count(state_file) >= outcomes:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(10)
-            return committed(state_file)
+            return committed_count(state_file)
         time.sleep(0.05)
     raise AssertionError("the crawl ended before the kill")
 
