@@ -14,6 +14,7 @@ adding a parent costs O(words in its anchor), not O(parents).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -71,7 +72,7 @@ class AnchorScorer:
     def __post_init__(self) -> None:
         self.topic_norm = float(np.linalg.norm(self.topic_vector))
 
-    def add_anchor(self, link: int, counts: dict[int, int], dl: int) -> tuple[float, float]:
+    def add_anchor(self, link: int, counts: Mapping[int, int], dl: int) -> tuple[float, float]:
         """Add one parent's anchor (topic word → f_{i,j}, parent length dl_j) to `link`.
 
         Returns (R(A_l) over every parent so far, R(A) of this anchor alone): the

@@ -87,7 +87,7 @@ class EvidenceScorer:
         link_r, edge_r = [], []
         for source, w, per_source in zip(SOURCES, self.weights, counts, strict=True):
             if w > 0:
-                r_link, r_edge = self.scorers[source].add_anchor(link, dict(per_source), dl)
+                r_link, r_edge = self.scorers[source].add_anchor(link, per_source, dl)
                 link_r.append((w, r_link))
                 edge_r.append((w, r_edge))
         return _combined(link_r), _combined(edge_r)
