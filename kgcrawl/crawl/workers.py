@@ -17,8 +17,10 @@ request keeps to one in flight per host cluster-wide.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -126,6 +128,8 @@ class LocalWorkers:
         self.archive = archive  # keep each exchange for the WARC
         self._threads: ThreadPoolExecutor | None = None
         self._analysers: ProcessPoolExecutor | None = None
+        self._pool_lock = threading.Lock()  # one restart of a broken pool, whoever meets it first
+        self._closed = False
         if capacity > 1:
             self._analysers = start_analysers(ANALYSER_PROCESSES, matcher.words, options)
             self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
@@ -141,16 +145,38 @@ class LocalWorkers:
         return fetch_and_analyse(self.fetcher, url, self._analyse, self.times, self.archive)
 
     def _analyse(self, url: str, result: FetchResult) -> Outcome:
+        """In an analyser process. A pool broken under the page (an analyser killed, say by
+        the OOM killer) is started again and the page tried once more; if the page breaks
+        the new pool too, the pool is started again for the next page and this one fails
+        (`fetch_and_analyse` records it): no single page stops the crawl's analysis."""
         if self._analysers is None or not result.ok:
             return analyse_result(url, result, self.matcher, self.times, self.options)
-        future = self._analysers.submit(analyse_in_process, url, result)
-        outcome, seconds = future.result()
+        for attempt in (1, 2):
+            pool = self._analysers
+            try:
+                outcome, seconds = pool.submit(analyse_in_process, url, result).result()
+                break
+            except BrokenProcessPool:
+                self._restart(pool, url)
+                if attempt == 2:
+                    raise
         for stage, spent in seconds.items():
             self.times.add(stage, spent)
         return outcome
 
+    def _restart(self, broken: ProcessPoolExecutor, url: str) -> None:
+        """A new pool for `broken`, unless another fetch thread has made one already."""
+        with self._pool_lock:
+            if self._closed or self._analysers is not broken:
+                return
+            log.warning("an analyser process died (on %s or beside it): analysers restarted", url)
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._analysers = start_analysers(ANALYSER_PROCESSES, self.matcher.words, self.options)
+
     def close(self) -> None:
         if self._threads is not None:
             self._threads.shutdown(cancel_futures=True)
-        if self._analysers is not None:
-            self._analysers.shutdown(cancel_futures=True)
+        with self._pool_lock:
+            self._closed = True
+            if self._analysers is not None:
+                self._analysers.shutdown(cancel_futures=True)
