@@ -162,10 +162,12 @@ class RunState:
         if path.exists():
             lock.release()
             raise StateError(f"run {run_id} exists already ({path})")
-        state = cls(path, lock)
-        state.set_meta({"run_id": run_id, **meta})
-        state.checkpoint()
-        return state
+        try:
+            _create_whole(path, {"run_id": run_id, **meta})
+            return cls(path, lock)
+        except BaseException:
+            lock.release()
+            raise
 
     @classmethod
     def open(cls, run_id: str, lock: bool = False) -> RunState:
@@ -297,6 +299,23 @@ class RunState:
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+
+def _create_whole(path: Path, meta: dict[str, Any]) -> None:
+    """The state file with its tables and meta, or none: it is written beside `path` and
+    renamed into place once committed and closed. A crawl killed while it creates its run
+    (before this, the file existed with no meta, and `runs list` called it corrupt) leaves
+    no run at all: nothing was crawled, and the same run id starts afresh."""
+    staging = path.with_name(path.name + ".new")
+    for leftover in (staging, *(staging.with_name(staging.name + x) for x in ("-wal", "-shm"))):
+        leftover.unlink(missing_ok=True)  # a creation killed before
+    first = RunState(staging)
+    try:
+        first.set_meta(meta)
+        first.checkpoint()
+    finally:
+        first.close()  # the last connection: SQLite folds the WAL into the file
+    os.replace(staging, path)
 
 
 def committed_count(path: Path) -> int:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState, StateError, new_run_id
+from kgcrawl.crawl.view import runs_table
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +73,25 @@ def test_unknown_run_and_duplicate_id() -> None:
     RunState.create("r1", {}).close()
     with pytest.raises(StateError, match="exists already"):
         RunState.create("r1", {})
+
+
+# A crawl process killed with SIGKILL at the moment its new run makes its first commit.
+KILLED_WHILE_CREATING = """
+import os, signal
+from kgcrawl.crawl.state import RunState
+RunState.checkpoint = lambda self: os.kill(os.getpid(), signal.SIGKILL)
+RunState.create("r1", {"domain": "tourism"})
+"""
+
+
+def test_a_run_killed_while_it_is_created_leaves_no_corrupt_run(home) -> None:
+    env = {**os.environ, "KGCRAWL_HOME": str(home)}
+    killed = subprocess.run([sys.executable, "-c", KILLED_WHILE_CREATING], env=env, timeout=60)
+    assert killed.returncode == -9
+    assert runs_table().rows == []  # before: listed as "corrupt state"
+    assert not (home / "runs" / "r1" / "state.sqlite").exists(), "nothing was crawled: no run"
+    RunState.create("r1", {"domain": "tourism"}).close()  # the same id starts afresh
+    assert [row[0] for row in runs_table().rows] == ["r1"]
+    again = RunState.open("r1")
+    assert again.meta()["domain"] == "tourism" and again.count() == 0
+    again.close()
