@@ -22,6 +22,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from kgcrawl.config import Fetch
@@ -33,10 +34,16 @@ from kgcrawl.crawl.robots import RobotsCache
 from kgcrawl.text.html import link_url
 from kgcrawl.text.urls import host_of
 
+if TYPE_CHECKING:
+    import requests
+
+    from kgcrawl.crawl import transport
+
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 REDIRECTS = (301, 302, 303, 307, 308)
 RETRY_BACKOFF = 0.25  # seconds, doubled per retry
 RETRIED = ("timeout", "reset", "no response")  # transient failures worth another attempt
+STALE = ("reset", "no response")  # how a pooled connection the server had closed fails
 STOPPED = "stopped"  # the crawl was asked to stop during the fetch: not an outcome
 HTTP_VERSIONS = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTTP/2"}  # urllib3's numbers
 
@@ -271,15 +278,7 @@ class Fetcher:
         seconds = settings.connect_timeout + settings.read_timeout
         with self.watchdog.exchange(seconds) as exchange:
             try:
-                response = session.get(
-                    url,
-                    headers={"Host": netloc},
-                    allow_redirects=False,
-                    stream=True,
-                    timeout=(settings.connect_timeout, settings.read_timeout),
-                )
-            except requests.RequestException as exc:
-                raise _cut_or(exchange.cut, failure_reason(exc)) from None
+                response = self._send(session, url, netloc, exchange)
             except ValueError:  # requests parses a 3xx's Location even without redirects
                 raise _Failure("bad redirect") from None
             with response:
@@ -320,6 +319,26 @@ class Fetcher:
             if exchange.cut:  # cut while the body was read to the connection's end
                 raise _cut_or(exchange.cut, "", status)
         return _Response(status, headers, b"".join(chunks), archived)
+
+    def _send(
+        self, session: requests.Session, url: str, netloc: str, exchange: transport.Exchange
+    ) -> requests.Response:
+        """The GET; sent again at once on a new connection when it went out on a pooled
+        keep-alive connection that the server closed without a byte (its idle timeout
+        fired as the request came): a race of the connection, not an attempt that failed,
+        so it costs no retry and no backoff."""
+        import requests
+
+        timeout = (self.settings.connect_timeout, self.settings.read_timeout)
+        for fresh in (False, True):
+            try:
+                return session.get(url, headers={"Host": netloc}, allow_redirects=False,
+                                   stream=True, timeout=timeout)  # fmt: skip
+            except requests.RequestException as exc:
+                reason = failure_reason(exc)
+                if fresh or exchange.cut or exchange.opened or reason not in STALE:
+                    raise _cut_or(exchange.cut, reason) from None
+        raise AssertionError("the second send returns or raises")
 
 
 def _cut_or(cut: str | None, reason: str, status: int | None = None) -> _Failure:

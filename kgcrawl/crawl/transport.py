@@ -40,6 +40,7 @@ class Exchange:
     def __init__(self, expires: float) -> None:
         self.expires = expires
         self.cut: str | None = None
+        self.opened = 0  # connections opened for it (none: it went out on a pooled one)
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
 
@@ -112,9 +113,10 @@ class Watchdog:
             self.stop.wait(self.tick)
 
 
-def _watch_current(sock: socket.socket | None) -> None:
+def _watch_current(sock: socket.socket | None, new: bool = False) -> None:
     exchange = getattr(_current, "exchange", None)
     if exchange is not None:
+        exchange.opened += new
         exchange.watch(sock)
 
 
@@ -125,7 +127,7 @@ class _Watched:
 
     def _new_conn(self) -> socket.socket:
         sock = super()._new_conn()  # type: ignore[misc]
-        _watch_current(sock)  # covers the TLS handshake too
+        _watch_current(sock, new=True)  # covers the TLS handshake too
         return sock
 
     def getresponse(self, *args, **kwargs):

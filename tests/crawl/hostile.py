@@ -34,10 +34,14 @@ def bomb(kind: str) -> bytes:
     return b"".join(parts) + out.flush()
 
 
-def response(status: str, headers: dict[str, str], body: bytes = b"") -> bytes:
+def response(
+    status: str, headers: dict[str, str], body: bytes = b"", keep_alive: bool = False
+) -> bytes:
     """One answer; it says `Connection: close` since the server closes after every exchange
-    (unannounced, a client may reuse the closed connection and fail without a request)."""
-    head = "".join(f"{k}: {v}\r\n" for k, v in {**headers, "Connection": "close"}.items())
+    (unannounced, a client may reuse the closed connection and fail without a request),
+    except where a hazard keeps the connection."""
+    close = {} if keep_alive else {"Connection": "close"}
+    head = "".join(f"{k}: {v}\r\n" for k, v in {**headers, **close}.items())
     return f"HTTP/1.1 {status}\r\n{head}\r\n".encode("latin-1") + body
 
 
@@ -110,22 +114,27 @@ class HostileServer:
         ends = time.monotonic() + self.bound
         conn.settimeout(1.0)
         try:
-            request = b""
-            while b"\r\n\r\n" not in request and len(request) < 65536:
-                chunk = conn.recv(4096)
-                if not chunk:
-                    return
-                request += chunk
-            target = request.split(b" ", 2)[1].decode("latin-1")
-            path = target.split("?")[0]
-            with self._lock:
-                self.hits[target] += 1
-                self.times.append((time.monotonic(), target))
-            self._act(_Conn(conn, ends, self._stop), path, target)
+            target = self._request(conn)
+            if target is not None:
+                self._act(_Conn(conn, ends, self._stop), target.split("?")[0], target)
         except (OSError, IndexError):
             pass
         finally:
             conn.close()
+
+    def _request(self, conn: socket.socket) -> str | None:
+        """Read one request's head and count it; its target, or None if the client left."""
+        request = b""
+        while b"\r\n\r\n" not in request and len(request) < 65536:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return None
+            request += chunk
+        target = request.split(b" ", 2)[1].decode("latin-1")
+        with self._lock:
+            self.hits[target] += 1
+            self.times.append((time.monotonic(), target))
+        return target
 
     # -- the hazards -------------------------------------------------------------------
 
@@ -141,6 +150,11 @@ class HostileServer:
                 c.send(html(self.robots, "text/plain"))
         elif path in self.pages:
             c.send(html(self.pages[path]))
+        elif path == "/keep-alive":  # keeps the connection, then its idle timeout fires just as
+            page = OK_PAGE.replace("ok", path).encode()  # the next request on it comes: that
+            head = {"Content-Type": "text/html", "Content-Length": str(len(page))}
+            c.send(response("200 OK", head, page, keep_alive=True))
+            self._request(c.sock)  # request is read, counted and closed without a byte
         elif path == "/drip-body":  # headers at once, then one byte per `drip` seconds
             c.send(response("200 OK", {"Content-Type": "text/html", "Content-Length": "100000"}))
             while c.send(b"x"):
