@@ -83,18 +83,22 @@ def settings_for(domain: str, overrides: dict[str, str]) -> Settings:
     return resolve_thresholds(load_settings(domain, base | overrides))
 
 
+def outcome_cache(resolve: list[str], settings: Settings) -> OutcomeCache:
+    """Each URL fetched once and analysed as the engine does, for every crawl of one world."""
+    fetcher = Fetcher(settings.fetch, parse_resolve(tuple(resolve)))
+    matcher = topic_matcher(topic_for(settings))
+    # every evidence source is gathered: which of them a crawl weighs is its own setting
+    options = LinkOptions(settings.anchors.context_words, settings.anchors.url_host)
+    return OutcomeCache(
+        lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
+    )
+
+
 def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> CrawlFigures:
     """One sequential crawl through the shared cache; figures against the world's truth."""
     start = time.monotonic()
     topic = topic_for(settings)
-    if w.cache is None:
-        fetcher = Fetcher(settings.fetch, parse_resolve(tuple(w.resolve)))
-        matcher = topic_matcher(topic)
-        # every evidence source is gathered: which of them a crawl weighs is its own setting
-        options = LinkOptions(settings.anchors.context_words, settings.anchors.url_host)
-        w.cache = OutcomeCache(
-            lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
-        )
+    w.cache = w.cache or outcome_cache(w.resolve, settings)
     trial = run_trial(settings, topic, w.cache, max_pages)
     truths = [w.relevant(canonical_url(o.final_url) or o.final_url) for o in trial.pages]
     relevances = [o.relevance or 0.0 for o in trial.pages]

@@ -85,6 +85,7 @@ class Crawl:
     checkpoint_every: int = 50
     discard_keep: int = 200_000
     report_every: int = 500
+    trap_cap: int = 100  # new links one URL template of a host may breed itself (0 = off)
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         "crawl.seed=-1": "crawl.seed",
         "crawl.discard_keep=-1": "crawl.discard_keep",
         "crawl.report_every=0": "crawl.report_every",
+        "crawl.trap_cap=-1": "crawl.trap_cap",
         "crawl.strategy=bogus": "crawl.strategy",
         "relevance.alpha=2": "relevance.alpha",
         "relevance.beta=-0.1": "relevance.beta",

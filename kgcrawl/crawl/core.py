@@ -20,6 +20,7 @@ from kgcrawl.crawl.dedup import Fingerprints
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
+from kgcrawl.crawl.trap_guard import TrapGuard
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import CorpusStats
 from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
@@ -36,6 +37,7 @@ class Counters(CrawlCounters):
 
     outcomes: int = 0
     promoted: int = 0  # pool links promoted because Q_wait ran dry (SPEC §5.1 turn 2)
+    trapped: int = 0  # new links the trap guard did not admit (crawl/trap_guard.py)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Crawl:
         self._use_topic(topic, CorpusStats.empty(len(topic.vector)), {})
         self.graph = PageRankGraph()
         self.fingerprints = Fingerprints()
+        self.traps = TrapGuard(settings.crawl.trap_cap)
         self.relevances: list[float] = []  # R(p) of each page downloaded, in order
 
     def use_ontology(self, settings: Settings, topic: TopicModel) -> None:
@@ -188,14 +191,14 @@ class Crawl:
         parents, edge_ra = self.frontier.in_links(link)
         self.graph.add_edges(parents, [page] * len(parents), edge_ra)
         self.stats.add_page(counts.any(axis=1), outcome.length)
-        children = [
-            (self.frontier.intern(url), counts)
-            for (url, _), counts in zip(outcome.links, outcome.anchor_counts, strict=True)
-        ]
-        link_scores = [
-            self._add_child(page, relevance, outcome.length, child, evidence)
-            for (child, _), evidence in zip(children, self._evidence(outcome), strict=True)
-        ]
+        children, link_scores = [], []
+        for (url, _), evidence in zip(outcome.links, self._evidence(outcome), strict=True):
+            if not self._admits(outcome.final_url, url):
+                link_scores.append((0.0, 0.0))  # a trap's link: on the page, not in the frontier
+                continue
+            child = self.frontier.intern(url)
+            children.append((child, evidence[0]))
+            link_scores.append(self._add_child(page, relevance, outcome.length, child, evidence))
         self.strategy.observe_anchors(page, children)
         if rel.r[0] > 0 and self.counters.dp % rel.pagerank_every == 0:
             self.solve_pagerank()  # with r1 = 0 no P depends on PageRank: nothing to re-score
@@ -230,6 +233,13 @@ class Crawl:
         if target is not None:
             self.graph.add_edges([page], [target], [edge_ra])
         return link_ra, p
+
+    def _admits(self, page_url: str, url: str) -> bool:
+        """A link seen before is always taken; a new one unless the trap guard stops it."""
+        if self.frontier.link_id(url) is not None or self.traps.admits(page_url, url):
+            return True
+        self.counters.trapped += 1
+        return False
 
     def _duplicate_of(self, outcome: Outcome) -> str | None:
         """A page already downloaded under another URL, or with (nearly) the same text."""

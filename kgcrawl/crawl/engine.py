@@ -95,6 +95,7 @@ class CrawlResult:
     queued: int = 0  # links left in Q_wait
     pooled: int = 0  # links left in the discarded pool (P ≤ β)
     promoted: int = 0  # pool links promoted because Q_wait ran dry
+    trapped: int = 0  # new links the trap guard kept out of the frontier
     relevances: list[float] = field(default_factory=list)  # R(p) of every page downloaded
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
 
@@ -288,6 +289,7 @@ class Engine:
             queued=self.crawl.frontier.queued_count(),
             pooled=self.crawl.frontier.pool_count(),
             promoted=counters.promoted,
+            trapped=counters.trapped,
             relevances=list(self.crawl.relevances),
             stage_seconds=dict(self.times.seconds),
         )
@@ -389,7 +391,8 @@ class Engine:
     def _checkpoint(self) -> None:
         if self.warc:
             self.state.set_meta({"warc_offset": self.warc.offset})
-        self.state.set_meta({"dp": self.crawl.counters.dp, "lp": self.crawl.counters.lp})
+        counters = self.crawl.counters
+        self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped})
         with self.times.stage("state write"):
             self.state.checkpoint()
         committed, self._committed = self._committed, []

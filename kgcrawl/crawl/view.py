@@ -57,14 +57,16 @@ def stop_reason(result: CrawlResult) -> str:
     """Why the crawl ended, with what to do next when there is something to do."""
     if result.ended == SIGNAL:
         return stopped_line(result.run_id)
-    promoted = (
+    notes = (
         f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
         else ""
     )
+    if result.trapped:
+        notes += f"; {result.trapped} links kept out by the trap guard (crawl.trap_cap)"
     if result.ended == BUDGET:
-        return "page budget reached" + promoted
-    return "frontier exhausted: no unvisited link left" + promoted
+        return "page budget reached" + notes
+    return "frontier exhausted: no unvisited link left" + notes
 
 
 def stopped_line(run_id: str) -> str:

@@ -45,6 +45,7 @@ def run_settings(state: RunState) -> Settings:
     """The settings a run was started with (pipeline file + every value it resolved)."""
     meta = state.meta()
     values = {k: v for k, v in meta["settings"].items() if k != "domain"}
+    values.setdefault("crawl.trap_cap", 0)  # started before the trap guard: crawled without it
     return load_settings(meta["pipeline"], overrides=values, environ={})
 
 

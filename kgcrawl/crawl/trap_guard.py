@@ -1,0 +1,62 @@
+"""The trap guard: how many new links one URL template of a host may breed by itself.
+
+A crawler trap is a site that makes up URLs without end: an events calendar
+whose every month and day links to the next ones, session ids, generated
+archives. Each of its pages looks fine; what gives it away is that pages of one
+URL *template* keep linking to new URLs of that same template. The template of
+a URL is its host and its path and query with every run of digits (and the
+separators between them: `2024-06-17`, `20240617_123`) written `#`, so
+`/calendar/2024-06.html` and `/calendar/1999-01-31.html` are one template, and
+an article `/travel/202406/t20240617_123.html` another.
+
+The guard counts, per (host, template), the new links that pages of that
+template brought into the frontier (links of a template found on other pages,
+home pages, lists, other hosts, are not counted and always admitted). Past
+`cap` such links, a new link found on a page of its own template is not
+admitted: it is counted as trapped and scored 0. `Crawl.fold` asks it for every
+link it has not seen, in log order, so a replayed run rebuilds the same counts.
+
+**Interpretation** (SPEC §6 turn 2 "crawler traps"; the figures are in
+`benchmarks/bench_traps.py`, which chose the default cap).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import urlsplit
+
+_DIGIT_RUN = re.compile(r"\d+(?:[-_.:/]\d+)*")
+
+
+def url_template(url: str) -> tuple[str, str]:
+    """(host, path?query with digit runs as `#`): the pages a site makes from one pattern.
+
+    >>> url_template("http://www.a.cn/calendar/2024-06-17.html?page=3")
+    ('www.a.cn', '/calendar/#.html?page=#')
+    >>> url_template("http://www.a.cn/travel/202406/t20240617_123.html")
+    ('www.a.cn', '/travel/#/t#.html')
+    """
+    parts = urlsplit(url)
+    shape = parts.path + (f"?{parts.query}" if parts.query else "")
+    return (parts.hostname or "", _DIGIT_RUN.sub("#", shape))
+
+
+class TrapGuard:
+    """Admits new links until a (host, template) has bred `cap` of them itself; 0 = no guard."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.bred: Counter[tuple[str, str]] = Counter()
+
+    def admits(self, page_url: str, url: str) -> bool:
+        """Whether `url`, not seen before and found on `page_url`, may join the frontier."""
+        if not self.cap:
+            return True
+        template = url_template(url)
+        if template != url_template(page_url):
+            return True
+        if self.bred[template] >= self.cap:
+            return False
+        self.bred[template] += 1
+        return True

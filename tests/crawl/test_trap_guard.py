@@ -1,0 +1,86 @@
+"""The trap guard (crawl/trap_guard.py): URL templates, the cap, and real crawls entered at a trap.
+
+Every strategy crawls the small sandbox world from its events calendar (an
+endless trap: every month and day links onwards) and the calendar's home page.
+With the guard, each crawl fetches at most `cap` + 1 calendar pages (the seed and
+the links calendar pages bred themselves); without it, BFS, FCOSA_G and MOACO
+fetch more (measured, cap 0: 77, 35 and 34 of 150; the other strategies 0–7).
+The strategies' crawls share one cache of real fetches (crawl/trials.py), so
+each follows the sequence `kgcrawl crawl --workers 1` gives.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.addresses import parse_resolve
+from kgcrawl.crawl.analyse import analyse_result, link_options
+from kgcrawl.crawl.engine import topic_for
+from kgcrawl.crawl.fetch import Fetcher
+from kgcrawl.crawl.strategies.base import REGISTRY
+from kgcrawl.crawl.trap_guard import TrapGuard, url_template
+from kgcrawl.crawl.trials import OutcomeCache, run_trial
+from kgcrawl.scoring.relevance import topic_matcher
+
+PAGES = 150
+CAP = 20
+TRAP_HOST = "http://www.visitbeijing.com.cn"
+SEEDS = f"{TRAP_HOST}/calendar/2024-06.html,{TRAP_HOST}/"
+FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19, "fetch.delay": 0.0}
+TRAPPED_UNGUARDED = ("bfs", "fcosa_g", "moaco")  # strategies the trap holds without the guard
+
+
+def test_templates_join_urls_that_differ_in_their_numbers_only() -> None:
+    assert url_template("http://a.cn/calendar/2024-06.html") == ("a.cn", "/calendar/#.html")
+    assert url_template("http://a.cn/calendar/1999-01-31.html") == ("a.cn", "/calendar/#.html")
+    assert url_template("http://a.cn/cal/2024/05/17") == url_template("http://a.cn/cal/1999/1/1")
+    assert url_template("http://a.cn/show.php?id=12&p=3") == ("a.cn", "/show.php?id=#&p=#")
+    assert url_template("http://a.cn/travel/") != url_template("http://a.cn/hotel/")
+    assert url_template("http://b.cn/calendar/2024-06.html")[0] == "b.cn"
+
+
+def test_the_cap_counts_only_links_a_template_breeds_itself() -> None:
+    guard = TrapGuard(cap=2)
+    day = "http://a.cn/calendar/2024-06-0{}.html"
+    home, list_page = "http://a.cn/", "http://a.cn/events/"
+    assert guard.admits(day.format(1), day.format(2)) and guard.admits(day.format(2), day.format(3))
+    assert not guard.admits(day.format(3), day.format(4))  # a third bred by a calendar page
+    assert guard.admits(home, day.format(5)) and guard.admits(list_page, day.format(6))
+    assert guard.admits(day.format(3), "http://a.cn/about.html")  # another template
+    assert guard.admits(day.format(3), "http://b.cn/calendar/2024-06-07.html")  # another host
+    assert TrapGuard(cap=0).admits(day.format(1), day.format(9))  # 0: no guard
+
+
+@pytest.fixture(scope="module")
+def outcomes(sandbox) -> OutcomeCache:
+    """Every URL fetched once from the sandbox and analysed as the engine does."""
+    settings = load_settings("tourism", FIXED)
+    fetcher = Fetcher(settings.fetch, parse_resolve(tuple(sandbox.resolve)))
+    matcher, options = topic_matcher(topic_for(settings)), link_options(settings)
+    return OutcomeCache(
+        lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
+    )
+
+
+def calendar_pages(strategy: str, cap: int, outcomes: OutcomeCache) -> tuple[int, int]:
+    """(calendar pages fetched, links the guard kept out) in a crawl of PAGES pages."""
+    overrides = {**FIXED, "seeds": SEEDS, "crawl.strategy": strategy, "crawl.trap_cap": cap}
+    settings = load_settings("tourism", overrides)
+    trial = run_trial(settings, topic_for(settings), outcomes, PAGES)
+    assert trial.crawl.counters.dp == PAGES, f"{strategy}: the crawl ended early"
+    fetched = sum("/calendar/" in o.final_url for o in trial.pages)
+    return fetched, trial.crawl.counters.trapped
+
+
+@pytest.mark.slow  # ~60 s for the ten strategies on an idle machine, fetches shared
+@pytest.mark.parametrize("strategy", list(REGISTRY))
+def test_every_strategy_entered_at_a_calendar_trap_fetches_at_most_cap_pages_of_it(
+    strategy, outcomes
+) -> None:
+    fetched, kept_out = calendar_pages(strategy, CAP, outcomes)
+    assert fetched <= CAP + 1, f"{strategy}: {fetched} calendar pages of {PAGES}"
+    if strategy in TRAPPED_UNGUARDED:
+        unguarded, _ = calendar_pages(strategy, 0, outcomes)
+        assert unguarded > 1.5 * (CAP + 1), f"{strategy}: the trap should hold it unguarded"
+        assert kept_out > 0
