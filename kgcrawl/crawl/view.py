@@ -154,6 +154,8 @@ def run_details(run_id: str) -> Table:
     table.add_row("started_at", iso_time(meta.get("started_at")))
     for key in ("dp", "lp", "warc"):
         table.add_row(key, str(meta.get(key)))
+    if meta.get("trapped"):
+        table.add_row("kept out by the trap guard", f"{meta['trapped']} links")
     table.add_row("ended", ended_text(meta))
     for key, value in sorted(meta.get("overrides", {}).items()):
         table.add_row(f"set {key}", str(value))

@@ -21,7 +21,11 @@ from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.strategies.base import REGISTRY
 from kgcrawl.crawl.trap_guard import TrapGuard, url_template
 from kgcrawl.crawl.trials import OutcomeCache, run_trial
+from kgcrawl.crawl.view import crawl_summary, run_details
+from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.scoring.relevance import topic_matcher
+from tests.crawl.crawls import BASE
+from tests.crawl.test_ending import rendered
 
 PAGES = 150
 CAP = 20
@@ -84,3 +88,16 @@ def test_every_strategy_entered_at_a_calendar_trap_fetches_at_most_cap_pages_of_
         unguarded, _ = calendar_pages(strategy, 0, outcomes)
         assert unguarded > 1.5 * (CAP + 1), f"{strategy}: the trap should hold it unguarded"
         assert kept_out > 0
+
+
+def test_a_crawl_says_how_many_links_the_guard_kept_out(sandbox, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    overrides = {**BASE, **FIXED, "seeds": SEEDS, "crawl.strategy": "bfs", "crawl.max_pages": 40,
+                 "crawl.workers": 2, "crawl.trap_cap": 5}  # fmt: skip
+    result = crawl(
+        load_settings("tourism", overrides), CrawlRequest(resolve=tuple(sandbox.resolve))
+    )
+    assert result.dp == 40 and result.trapped > 0
+    assert f"{result.trapped} links kept out by the trap guard" in rendered(crawl_summary(result))
+    details = rendered(run_details(result.run_id))
+    assert "kept out by the trap guard" in details and f"{result.trapped} links" in details
