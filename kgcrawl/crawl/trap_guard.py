@@ -48,13 +48,16 @@ class TrapGuard:
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.bred: Counter[tuple[str, str]] = Counter()
+        self._page: tuple[str, tuple[str, str]] = ("", ("", ""))  # the last page and its template
 
     def admits(self, page_url: str, url: str) -> bool:
         """Whether `url`, not seen before and found on `page_url`, may join the frontier."""
         if not self.cap:
             return True
+        if self._page[0] != page_url:  # a page's links come one after another
+            self._page = (page_url, url_template(page_url))
         template = url_template(url)
-        if template != url_template(page_url):
+        if template != self._page[1]:
             return True
         if self.bred[template] >= self.cap:
             return False
