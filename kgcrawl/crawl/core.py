@@ -1,8 +1,9 @@
 """One crawl's algorithm state: select the next link, fold an outcome in (Algorithm 2).
 
 `fold` is the heart of SPEC §5.1: dedup, R(p) (Eq. 3–4), the counters, the
-corpus statistics, the PageRank graph, each child's R(A) (Eq. 5–6) and P (Eq. 9)
-into Q_wait or the discarded pool, a PageRank solve every `pagerank_every` pages
+corpus statistics, the PageRank graph, each child the trap guard admits
+(crawl/trap_guard.py) with its R(A) (Eq. 5–6) and P (Eq. 9) into Q_wait or the
+discarded pool, a PageRank solve every `pagerank_every` pages
 with a vectorised re-scoring of every unvisited link, and the strategy's
 `observe`. It does no I/O, so replaying a run's log through it rebuilds the crawl
 exactly (crawl/state.py).

@@ -26,7 +26,7 @@ default `trap_cap` = 100 was chosen with `python benchmarks/bench_traps.py`
   FCOSA_G 36 → 35 → 36, MOACO 35 → 35 → 35, FCSA 13 → 9 → 13; of 300: BFS
   131 → 51 → 101, the other strategies 0–35 at every cap;
 - normal crawls of 1 000 pages, every strategy, profiles default, sparse and flat
-  (30 crawls), true harvest with cap 0 → 100: 27 identical; FCOSA_LG 93.6 → 94.0 %
+  (30 crawls), true harvest with cap 0 → 100: 27 unchanged; FCOSA_LG 93.6 → 94.0 %
   (default) and 89.5 → 89.1 % (flat), FCSA 76.5 → 76.6 % (flat). Sparse pages breed at
   most 7 links of their own template, so no cap ≥ 8 changes its crawls. Cap 50
   moved 3 of the 10 flat crawls by 0.4–0.6 points and kept out 145–623 links of
