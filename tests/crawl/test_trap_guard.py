@@ -16,12 +16,13 @@ import pytest
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import analyse_result, link_options
-from kgcrawl.crawl.engine import topic_for
+from kgcrawl.crawl.engine import start_run, topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.strategies.base import REGISTRY
 from kgcrawl.crawl.trap_guard import TrapGuard, url_template
 from kgcrawl.crawl.trials import OutcomeCache, run_trial
 from kgcrawl.crawl.view import crawl_summary, run_details
+from kgcrawl.graph.sync import run_settings
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.scoring.relevance import topic_matcher
 from tests.crawl.crawls import BASE
@@ -101,3 +102,14 @@ def test_a_crawl_says_how_many_links_the_guard_kept_out(sandbox, tmp_path, monke
     assert f"{result.trapped} links kept out by the trap guard" in rendered(crawl_summary(result))
     details = rendered(run_details(result.run_id))
     assert "kept out by the trap guard" in details and f"{result.trapped} links" in details
+
+
+def test_a_run_started_before_the_guard_existed_resumes_without_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    state = start_run(load_settings("tourism", FIXED), run_id="new")
+    assert run_settings(state).crawl.trap_cap == 100  # a run keeps the cap it started with
+    older = {k: v for k, v in state.meta()["settings"].items() if k != "crawl.trap_cap"}
+    state.set_meta({"settings": older})  # what the runs of earlier versions hold
+    state.checkpoint()
+    assert run_settings(state).crawl.trap_cap == 0  # replayed as it was crawled: unguarded
+    state.close()
