@@ -32,6 +32,21 @@ from kgcrawl.text.analysis import LinkOptions
 _main_lock = threading.Lock()
 
 
+def analyser_count(cores: int | None = None) -> int:
+    """How many analyser processes a crawl with several workers starts: a core is left to
+    the crawl's own process (scheduler, fetch threads), and at most two are started.
+
+    Interpretation (issue 19): the crawl's process takes about 30 % of a crawl's CPU
+    (py-spy, 3 000 sandbox pages, fcits_oh, 8 in flight). On a 2-core machine two
+    analysers beside it gave 64 pages/s, 15.2 ms CPU/page and 279 MB peak tree RSS,
+    one analyser 66 pages/s, 14.4 ms and 205 MB (interleaved, load 6–9; each analyser
+    holds its own lxml, trafilatura and jieba, ≈ 70 MB at start).
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(2, (cores or 1) - 1))
+
+
 def start_analysers(
     processes: int, labels: list[tuple[str, ...]], options: LinkOptions
 ) -> ProcessPoolExecutor:
