@@ -8,7 +8,6 @@ for, the words around it (`text.html.link_context`); `scoring.evidence` weighs t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -28,9 +27,6 @@ class LinkOptions:
 
 
 NO_CONTEXT = LinkOptions()
-# A site's navigation links recur on each of its pages: the 12 308 links of 500 pages of a
-# sandbox crawl had 5 270 distinct URLs (and 110 distinct URL word strings; issue 19).
-_url_words = lru_cache(maxsize=1 << 13)(url_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +85,7 @@ def analyse_page(
         anchor_counts=tuple(matcher.count_sparse(link.anchor) for link in parsed.links),
         length=token_length(parsed.text),
         url_counts=tuple(
-            matcher.count_sparse(_url_words(link.url, options.url_host)) for link in parsed.links
+            matcher.count_sparse(url_words(link.url, options.url_host)) for link in parsed.links
         ),
         context_counts=tuple(
             matcher.count_sparse(link.context) if link.context else {} for link in parsed.links

@@ -46,14 +46,10 @@ _NON_WORD = re.compile(r"[\W_]+")
 # Mean length of a Chinese jieba token: 1.87 and 1.92 characters in the shipped
 # tourism and rainstorm corpora, 1.79 in text drawn from jieba's dictionary by frequency.
 CJK_CHARS_PER_TOKEN = 1.9
-# The caches below are emptied when full. Sizes from the 3 000 pages of a fcits_oh crawl
-# of the default sandbox world (issue 19): tokenised runs were asked 81 313 times, 34 631
-# distinct; a cache of 4 096 answers 54 % of the asks, one of 65 536 57 % for ≈ 20 MB
-# more per analyser process. Short texts (anchors, URL words, link contexts: ≤ 200
-# characters) were counted 178 301 times, 44 193 distinct; 8 192 entries answer 66 %.
+# Tokenised runs, emptied when full. In the 3 000 pages of a fcits_oh crawl of the default
+# sandbox world runs were tokenised 81 313 times, 34 631 distinct: a cache of 4 096 answers
+# 54 % of the asks, one of 65 536 57 % for ≈ 20 MB more per analyser process (issue 19).
 _RUN_CACHE = 1 << 12
-_SHORT = 200
-_SHORT_CACHE = 1 << 13
 
 
 def token_length(text: str) -> int:
@@ -95,7 +91,6 @@ class TopicMatcher:
         self._dictionary_size = -1
         self._longest_word = 0
         self._runs: dict[str, tuple[str, ...]] = {}
-        self._short: dict[str, dict[int, int]] = {}
 
         # label tokens → topic word indexes (two concepts may share a label)
         self._cjk_words: dict[tuple[str, ...], list[int]] = {}
@@ -144,27 +139,11 @@ class TopicMatcher:
 
     def count_sparse(self, text: str) -> dict[int, int]:
         """{topic word index: occurrences}, only the words that occur."""
+        counts: dict[int, int] = {}
         if not text:
-            return {}
+            return counts
         if not self._built:
             self._build()
-        if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
-            self._dictionary_size = len(self._freq)
-            self._longest_word = _longest_key(self._freq)
-            self._key_sets = getattr(self._freq, "key_sets", (self._freq, {}))
-            self._runs.clear()
-            self._short.clear()
-        if len(text) > _SHORT:
-            return self._count(text)
-        counts = self._short.get(text)
-        if counts is None:
-            if len(self._short) >= _SHORT_CACHE:
-                self._short.clear()
-            counts = self._short[text] = self._count(text)
-        return dict(counts)  # a copy: the caller owns what it is given
-
-    def _count(self, text: str) -> dict[int, int]:
-        counts: dict[int, int] = {}
         if self._latin:
             self._count_latin(text, counts)
         if self._cjk is not None:
@@ -192,6 +171,11 @@ class TopicMatcher:
 
     def _count_cjk(self, text: str, counts: dict[int, int]) -> None:
         """Hits grouped by the jieba runs around them; a run is tokenised only when needed."""
+        if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
+            self._dictionary_size = len(self._freq)
+            self._longest_word = _longest_key(self._freq)
+            self._key_sets = getattr(self._freq, "key_sets", (self._freq, {}))
+            self._runs.clear()
         regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
         reverse = ""
         n = len(text)
