@@ -26,15 +26,12 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from kgcrawl.crawl.analyse import StageTimes, analyse_in_process, analyse_result, failed_outcome
-from kgcrawl.crawl.analysers import start_analysers
+from kgcrawl.crawl.analysers import analyser_count, start_analysers
 from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
-
-# With several local workers, pages are analysed in processes (parsing is CPU work under the GIL).
-ANALYSER_PROCESSES = 2
 
 log = logging.getLogger("kgcrawl.crawl")
 
@@ -131,7 +128,8 @@ class LocalWorkers:
         self._pool_lock = threading.Lock()  # one restart of a broken pool, whoever meets it first
         self._closed = False
         if capacity > 1:
-            self._analysers = start_analysers(ANALYSER_PROCESSES, matcher.words, options)
+            # pages are analysed in processes: parsing is CPU work under the GIL
+            self._analysers = start_analysers(analyser_count(), matcher.words, options)
             self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
 
     def submit(self, url: str) -> Future[Done]:

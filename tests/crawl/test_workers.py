@@ -5,6 +5,7 @@ from __future__ import annotations
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import StageTimes
+from kgcrawl.crawl.analysers import analyser_count
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import LocalWorkers
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, Hazard
@@ -32,3 +33,8 @@ def test_a_url_no_host_answers_rests_the_plain_delay(sandbox) -> None:
     done = workers.submit("ftp://nowhere.test/").result()
     workers.close()
     assert not done.outcome.downloaded and done.delay == 0.25
+
+
+def test_analysers_leave_a_core_to_the_crawl_and_are_at_most_two() -> None:
+    assert [analyser_count(cores) for cores in (1, 2, 3, 4, 16)] == [1, 1, 2, 2, 2]
+    assert analyser_count() >= 1  # this machine's cores

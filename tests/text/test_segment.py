@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kgcrawl.text.tokenize import (
     add_user_words,
+    is_chinese,
     join_phrases,
     keep_content,
     noun_tokens,
@@ -84,3 +87,25 @@ def test_join_phrases_prefers_the_longest() -> None:
 )
 def test_keep_content_drops_stop_words_numbers_and_single_latin(tokens, kept) -> None:
     assert keep_content(tokens) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese"),
+    [
+        ("", False),
+        ("123 ___ !?", False),  # no letters
+        ("暴雨 rain", True),  # 2 Chinese of 6 letters
+        ("a暴bcd", True),  # 1 of 5: exactly a fifth
+        ("暴 rainfall", False),  # 1 of 9
+        ("Ωmega 中文 42", True),  # Greek letters count as letters: 2 of 7
+    ],
+)
+def test_chinese_text_has_a_fifth_of_its_letters_chinese(text: str, chinese: bool) -> None:
+    assert is_chinese(text) is chinese
+
+
+@given(st.text(alphabet="暴雨中文abcΩé 1_,。\n", max_size=40))
+def test_chinese_is_counted_per_character(text: str) -> None:
+    letters = [c for c in text if c.isalpha()]
+    han = [c for c in text if "\u4e00" <= c <= "\u9fff"]
+    assert is_chinese(text) == (bool(letters) and len(han) / len(letters) >= 0.2)
