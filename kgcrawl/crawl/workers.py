@@ -127,9 +127,10 @@ class LocalWorkers:
         self._analysers: ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()  # one restart of a broken pool, whoever meets it first
         self._closed = False
+        self._processes = analyser_count()
         if capacity > 1:
             # pages are analysed in processes: parsing is CPU work under the GIL
-            self._analysers = start_analysers(analyser_count(), matcher.words, options)
+            self._analysers = start_analysers(self._processes, matcher.words, options)
             self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
 
     def submit(self, url: str) -> Future[Done]:
@@ -169,7 +170,7 @@ class LocalWorkers:
                 return
             log.warning("an analyser process died (on %s or beside it): analysers restarted", url)
             broken.shutdown(wait=False, cancel_futures=True)
-            self._analysers = start_analysers(ANALYSER_PROCESSES, self.matcher.words, self.options)
+            self._analysers = start_analysers(self._processes, self.matcher.words, self.options)
 
     def close(self) -> None:
         if self._threads is not None:
