@@ -33,6 +33,18 @@ sparse and flat webs, where the best α is 0.39–0.42, it cut F1 to 0.83 × the
 best (benchmarks/bench_focus.py). Within 0.02 of the best F1 the middle is 0.43
 for rainstorm and 0.39 for tourism (whose curve peaks at 0.37–0.38).
 
+Why one α per ontology, not one per crawl: a crawl that meets few relevant pages
+(BFS, 16–47 % on the profiles) wants a higher α than the half-relevant calibration
+pages give, a focused one (90 %+) does not, and a world in a narrow register (flat)
+wants a lower one. Replayed over 59 crawls of 3 000 pages (10 strategies × 3
+profiles × 2 domains, `benchmarks/alpha_rules.py`), F1 ≥ 0.9 × the best threshold's
+was reached by 42 with the calibrated α (worst 0.72: BFS on flat), 46 / 50 with α
+raised by 0.03 / 0.06 (worst 0.49 / 0.14: FCTS and FCITS on flat), 36 with α adapted
+to each crawl's prevalence estimated from the two calibration densities (worst 0.00)
+and 42 when the densities may also shift (worst 0.01). Estimates from a crawl's own
+unlabelled R values fail where the world's pages score unlike the calibration's, and
+then they fail completely; the calibrated α's worst case is the mildest.
+
 The result is cached by a key over everything that changes it: the ontology
 file's SHA-256, the topic, k, τ, whether the strategy weighs every topic word
 alike (FCTS, FCITS), r2, the calibration settings and the two corpora's

@@ -1,0 +1,129 @@
+"""Would another rule for α judge a crawl's pages better than the calibrated one?
+
+Reads what `bench_focus.py --save FILE` (or bench_its_ablation / bench_pagerank_scale)
+wrote, every crawl's (R(p), truth) per page, and replays the crawl's "R(p) > α" under
+each rule without crawling again (α does not reorder a BFS crawl; for the focused ones
+the pages stay those the calibrated α chose, which is what each rule would first meet).
+For each rule: how many crawls have F1 ≥ 0.9 × the best threshold's F1 (issue "Focus
+that transfers"), the worst and median ratio, and the crawls that fall short.
+
+The rules:
+- `calibrated`: the crawl's own α (SPEC §4.6);
+- `+δ`: that α raised by δ, the fixed shift a low-prevalence crawl would want;
+- `prior`: α adapted to the crawl — the prevalence π of the crawl's pages is estimated by
+  EM from the calibration's two R densities (Saerens et al. 2002, prior shift), and α is
+  the F1-best threshold of the calibration's rates at that π;
+- `prior+shift`: the same, the two densities also moved by the δ (−0.15 … +0.10) that
+  fits the crawl's R best, for a world whose pages score lower or higher than the
+  calibration's (a narrow register).
+
+    python benchmarks/alpha_rules.py FILE.json [FILE.json …] [--shifts 0.03 0.06]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from kgcrawl.calibrate import Thresholds, cached, calibrate
+from kgcrawl.config import load_settings
+from kgcrawl.crawl.strategies.base import uses_keywords
+
+GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
+POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
+FLOOR = 0.15  # R at or below this is no topical page at all: left out of the EM fit
+
+
+def f1(scores: np.ndarray, truth: np.ndarray, alpha: float) -> float:
+    """F1 of "R(p) > α" against the truth."""
+    above = scores > alpha
+    tp, fp, fn = (truth & above).sum(), (~truth & above).sum(), (truth & ~above).sum()
+    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+
+
+def density(scores: tuple[float, ...], bandwidth: float = 0.025) -> np.ndarray:
+    """A Gaussian kernel density of `scores` on POINTS."""
+    xs = np.asarray(scores)
+    dens = np.exp(-0.5 * ((POINTS[:, None] - xs[None, :]) / bandwidth) ** 2).sum(1)
+    return dens / (dens.sum() * (POINTS[1] - POINTS[0]))
+
+
+def above_rate(scores: np.ndarray) -> np.ndarray:
+    """The share of `scores` above each threshold of GRID."""
+    ordered = np.sort(scores)
+    return 1 - np.searchsorted(ordered, GRID, side="right") / len(ordered)
+
+
+def f1_best_alpha(prevalence: float, tpr: np.ndarray, fpr: np.ndarray) -> float:
+    """The threshold of best expected F1 = 2πT / (πT + π + (1 − π)F) at prevalence π."""
+    p = prevalence
+    expected = 2 * p * tpr / (p * tpr + p + (1 - p) * fpr + 1e-12)
+    return float(GRID[np.argmax(expected)])
+
+
+def prior_rule(cal: Thresholds, shifts: np.ndarray) -> Callable[[np.ndarray], float]:
+    """α from the prevalence (and, with several `shifts`, the shift) that fit a crawl best."""
+    pos_d, neg_d = density(cal.positives), density(cal.negatives)
+    pos, neg = np.asarray(cal.positives), np.asarray(cal.negatives)
+
+    def alpha(scores: np.ndarray) -> float:
+        xs = scores[scores > FLOOR]
+        if len(xs) == 0:
+            return cal.alpha
+        fits = []
+        for delta in shifts:
+            a = np.interp(xs - delta, POINTS, pos_d) + 1e-4
+            b = np.interp(xs - delta, POINTS, neg_d) + 1e-4
+            pi = 0.5
+            for _ in range(50):  # EM for the mixing weight (Saerens et al. 2002)
+                pi = float((pi * a / (pi * a + (1 - pi) * b)).mean())
+            fits.append((float(np.log(pi * a + (1 - pi) * b).sum()), delta, pi))
+        _, delta, pi = max(fits)
+        prevalence = pi * len(xs) / len(scores)
+        return f1_best_alpha(prevalence, above_rate(pos + delta), above_rate(neg + delta))
+
+    return alpha
+
+
+def thresholds(domain: str, strategy: str) -> Thresholds:
+    settings = load_settings(domain, overrides={"crawl.strategy": strategy})
+    keywords = uses_keywords(settings)
+    return cached(settings, keywords) or calibrate(settings, keywords)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--shifts", nargs="+", type=float, default=[0.03, 0.06])
+    args = parser.parse_args()
+    rows = [row for path in args.files for row in json.loads(Path(path).read_text())]
+    names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift"]
+    ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
+    for row in rows:
+        scores = np.array([p[0] for p in row["pages"]])
+        truth = np.array([p[1] for p in row["pages"]], bool)
+        if not truth.any():
+            continue  # no relevant page met: no F1 to compare
+        best = max(f1(scores, truth, a) for a in GRID)
+        cal = thresholds(row["domain"], row["label"].split()[0])
+        alphas = [row["alpha"], *(row["alpha"] + d for d in args.shifts),
+                  prior_rule(cal, np.array([0.0]))(scores),
+                  prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores)]  # fmt: skip
+        crawl = f"{row['profile']}/{row['domain']}/{row['label']}"
+        for name, alpha in zip(names, alphas, strict=True):
+            ratios[name].append((f1(scores, truth, alpha) / best, crawl))
+    print("| rule | crawls | F1 ≥ 0.9 × best | worst | median | short of 0.9 |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, cells in ratios.items():
+        values = np.array([r for r, _ in cells])
+        short = "; ".join(f"{c} {r:.2f}" for r, c in cells if r < 0.9)
+        print(f"| {name} | {len(values)} | {int((values >= 0.9).sum())} | {values.min():.2f} "
+              f"| {np.median(values):.2f} | {short} |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
