@@ -38,8 +38,8 @@ Why one α per ontology, not one per crawl: a crawl that meets few relevant page
 pages give, a focused one (90 %+) does not, and a world in a narrow register (flat)
 wants a lower one. Replayed over 59 crawls of 3 000 pages (10 strategies × 3
 profiles × 2 domains, `benchmarks/alpha_rules.py`), F1 ≥ 0.9 × the best threshold's
-was reached by 42 with the calibrated α (worst 0.72: BFS on flat), 46 / 50 with α
-raised by 0.03 / 0.06 (worst 0.49 / 0.14: FCTS and FCITS on flat), 36 with α adapted
+was reached by 42 with the calibrated α (worst 0.72: BFS on flat), 46 / 51 with α
+raised by 0.03 / 0.06 (worst 0.50 / 0.14: FCTS and FCITS on flat), 36 with α adapted
 to each crawl's prevalence estimated from the two calibration densities (worst 0.00)
 and 42 when the densities may also shift (worst 0.01). Estimates from a crawl's own
 unlabelled R values fail where the world's pages score unlike the calibration's, and
