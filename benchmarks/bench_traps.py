@@ -21,14 +21,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from focus import PROFILES, World1, outcome_cache, sandbox_world, settings_for
+from focus import PROFILES, outcome_cache, sandbox_world, settings_for
 
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.strategies.base import REGISTRY
 from kgcrawl.crawl.trials import Trial, run_trial
 from kgcrawl.sandbox.server import SandboxServer
 from kgcrawl.sandbox.world import World
-from kgcrawl.text.urls import canonical_url
 
 TRAP_HOST = "http://www.visitbeijing.com.cn"
 TRAP_SEEDS = f"{TRAP_HOST}/calendar/2024-06.html,{TRAP_HOST}/"
@@ -65,17 +64,13 @@ def normal_crawls(profile: str, strategies: list[str], caps: list[int], pages: i
                 w.cache = w.cache or outcome_cache(w.resolve, settings)
                 start = time.monotonic()
                 trial = run_trial(settings, topic_for(settings), w.cache, pages)
-                relevant = sum(_relevant(w, o.final_url) for o in trial.pages)
+                relevant = sum(w.relevant(o.final_url) for o in trial.pages)
                 counters, seconds = trial.crawl.counters, time.monotonic() - start
                 share, kept_out = relevant / max(counters.dp, 1), counters.trapped
                 cells.append(
                     f"{share:.1%} {relevant} {trap_pages(trial)} ({kept_out}) {seconds:.0f}s"
                 )
             print(f"| {profile} | {name} | " + " | ".join(cells) + " |", flush=True)
-
-
-def _relevant(w: World1, url: str) -> bool:
-    return w.relevant(canonical_url(url) or url)
 
 
 def main() -> None:

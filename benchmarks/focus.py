@@ -66,7 +66,9 @@ class World1:
     cache: OutcomeCache | None = None
     truth: dict[str, bool] = field(default_factory=dict)
 
-    def relevant(self, url: str) -> bool:
+    def relevant(self, fetched: str) -> bool:
+        """Truly relevant: the truth of a fetched URL, canonicalised as the crawl keys pages."""
+        url = canonical_url(fetched) or fetched
         if url not in self.truth:
             self.truth[url] = self.world.truth(url).relevant(self.domain)
         return self.truth[url]
@@ -100,7 +102,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     topic = topic_for(settings)
     w.cache = w.cache or outcome_cache(w.resolve, settings)
     trial = run_trial(settings, topic, w.cache, max_pages)
-    truths = [w.relevant(canonical_url(o.final_url) or o.final_url) for o in trial.pages]
+    truths = [w.relevant(o.final_url) for o in trial.pages]
     relevances = [o.relevance or 0.0 for o in trial.pages]
     counters = trial.crawl.counters
     dp, alpha = counters.dp, float(settings.relevance.alpha)
