@@ -4,7 +4,7 @@ python benchmarks/bench_analysis.py [--trees OLD_TREE .] [--pages 500] [--rounds
                                     [--profiles default sparse] [--urls FILE]
 
 OLD_TREE is a source tree, e.g. `git archive HEAD~1 kgcrawl | tar -x -C /tmp/old`.
-Each measurement runs in a fresh child process with PYTHONPATH set to one tree:
+Each measurement runs in a fresh child process in one tree (PYTHONPATH and cwd):
 it renders `--pages` HTML pages of the default sandbox world (the URLs of FILE, one
 a line, e.g. the pages a crawl downloaded, else BFS from the tourism seeds; no
 network: `World.respond` and the fetcher's `decode_html`, so the input is what a
@@ -90,7 +90,9 @@ print(json.dumps({{"pages": len(pages), "cpu": cpu, "stages": times.seconds,
 def measure(tree: Path, profile: str, pages: int, urls: list[str]) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     code = CHILD.format(profile=profile, pages=pages, urls=urls)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    # `python -c` puts its working directory first on sys.path: run it in the tree
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         cwd=tree)  # fmt: skip
     if out.returncode:
         raise SystemExit(f"{tree}: {out.stderr.strip().splitlines()[-1]}")
     return json.loads(out.stdout.strip().splitlines()[-1])

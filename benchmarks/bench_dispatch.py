@@ -87,8 +87,9 @@ def crawl(tree: Path, resolve: str, strategy: str, pages: int, workers: int) -> 
     env = {**os.environ, "PYTHONPATH": str(tree), "KGCRAWL_HOME": home}
     code = CHILD.format(bench=str(Path(__file__).parent), pages=pages, workers=workers,
                         strategy=strategy, resolve=resolve)  # fmt: skip
+    # `python -c` puts its working directory first on sys.path: run it in the tree
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
-                         text=True, timeout=1800).stdout  # fmt: skip
+                         text=True, timeout=1800, cwd=tree).stdout  # fmt: skip
     return json.loads(out.strip().splitlines()[-1])
 
 

@@ -10,7 +10,9 @@ and `scrapy_peer.py` (lxml parse, link extraction, url/title/text item, keyword
 best-first, robots on, delay 0). Both keep `--workers` requests in flight.
 Per run: downloaded pages, wall pages/s, CPU ms per page of the whole process
 tree (user + system, from wait4, which adds the reaped analysers) and peak RSS
-of the tree (the sum over its processes, sampled every 50 ms). Printed as
+of the tree (the sum over its processes, sampled every 50 ms), and the CPU the
+server spent per page in that run: the server shares the machine's cores, so
+on 2 cores its CPU bounds what either crawler's wall rate can be. Printed as
 medians and as kgcrawl ÷ Scrapy ratios. Needs the `bench` extra (scrapy).
 """
 
@@ -41,6 +43,7 @@ class Run:
     seconds: float
     cpu: float
     peak_mb: float
+    server_cpu: float = 0.0
 
     @property
     def pages_per_s(self) -> float:
@@ -49,6 +52,10 @@ class Run:
     @property
     def cpu_ms(self) -> float:
         return self.cpu / max(self.pages, 1) * 1000
+
+    @property
+    def server_ms(self) -> float:
+        return self.server_cpu / max(self.pages, 1) * 1000
 
 
 def _tree_rss(process: psutil.Process) -> int:
@@ -136,21 +143,25 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), str(HERE)])}
     with sandbox_process(0, "default", profile=args.profile) as resolve:
         port = int(resolve[0].rsplit(":", 1)[1])
+        (server,) = psutil.Process().children()
         runs: dict[str, list[Run]] = {"kgcrawl": [], "scrapy": []}
         for round_ in range(args.rounds):
             for name in ("kgcrawl", "scrapy"):
+                before = sum(server.cpu_times()[:2])
                 if name == "kgcrawl":
                     run = kgcrawl_run(resolve[0], args, env)
                 else:
                     run = scrapy_run(port, seeds, keywords, args, env)
+                run.server_cpu = sum(server.cpu_times()[:2]) - before
                 runs[name].append(run)
                 print(f"round {round_ + 1} {name:8s} {run.pages} pages, {run.seconds:6.1f} s, "
                       f"{run.pages_per_s:6.1f} pages/s, {run.cpu_ms:5.2f} ms CPU/page, "
-                      f"peak RSS {run.peak_mb:5.0f} MB", flush=True)  # fmt: skip
+                      f"peak RSS {run.peak_mb:5.0f} MB, server {run.server_ms:5.2f} ms CPU/page",
+                      flush=True)  # fmt: skip
     print(f"\nmedians over {args.rounds} rounds, {args.pages} pages, {args.workers} in flight, "
           f"{args.strategy} vs Scrapy keyword best-first, profile {args.profile}:")  # fmt: skip
     for key, label in (("pages_per_s", "wall pages/s"), ("cpu_ms", "CPU ms/page"),
-                       ("peak_mb", "peak RSS MB")):  # fmt: skip
+                       ("peak_mb", "peak RSS MB"), ("server_ms", "server ms/page")):  # fmt: skip
         k, s = _median(runs["kgcrawl"], key), _median(runs["scrapy"], key)
         print(f"  {label:13s} kgcrawl {k:7.2f}  scrapy {s:7.2f}  ratio {k / s:5.2f}x")
 

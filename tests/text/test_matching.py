@@ -133,3 +133,23 @@ def test_words_added_to_jieba_later_are_taken_into_account(matcher: TopicMatcher
     add_user_words(["暴雨灾害预警"])  # e.g. the ontology builder's labels, later
     assert by_tokens(text) == {}
     assert matcher.count_sparse(text) == {}
+
+
+def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds() -> None:
+    """The prefix-sharing regex of the Chinese labels against its plain definition: an
+    alternation of every spelling, longest first (what `finditer` then returns)."""
+    import re
+
+    from kgcrawl.text.matching import _trie_pattern
+
+    letters = st.sampled_from("暴雨灾害大山体滑坡5AaBb")
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.sets(st.text(letters, min_size=1, max_size=5), min_size=1, max_size=12),
+           st.text(letters, max_size=40))  # fmt: skip
+    def check(spellings: set[str], text: str) -> None:
+        flat = "|".join(re.escape(s) for s in sorted(spellings, key=len, reverse=True))
+        expected = [m.span() for m in re.finditer(flat, text, re.I)]
+        assert [m.span() for m in _trie_pattern(spellings).finditer(text)] == expected
+
+    check()
