@@ -28,7 +28,7 @@ whose pieces the tokenizer would also match across punctuation.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -113,19 +113,19 @@ class TopicMatcher:
             if len(tokens) == 1 and len(tokens[0]) > 1 and _RUN_ONLY.fullmatch(tokens[0])
         }
         self._max_tokens = max(map(len, self._cjk_words), default=1)
-        self._cjk = _trie_pattern({"".join(t) for t in self._cjk_words})
-        # more words first ("hotel chain" before "hotel"); a label that starts with an
-        # ASCII letter or digit must not be glued to one (one lookbehind for all of them,
-        # so the regex engine can still skip ahead to possible first letters).
-        latin = sorted(self._latin_words, key=lambda parts: (-len(parts), -len("".join(parts))))
-        ascii_first = [_latin_pattern(p) for p in latin if _ASCII_ALNUM.match(p[0])]
-        other_first = [_latin_pattern(p) for p in latin if not _ASCII_ALNUM.match(p[0])]
+        self._cjk = _trie_pattern({("".join(t),) for t in self._cjk_words})
+        # "hotel chain" before "hotel"; a label that starts with an ASCII letter or digit
+        # must not be glued to one (one lookbehind for all of them, so the regex engine
+        # can still skip ahead to possible first letters).
+        latin = self._latin_words
         self._shortest_latin = min((len(" ".join(p)) for p in latin), default=0)
         self._latin = [
             pattern
             for pattern in (
-                _alternation(ascii_first, prefix="(?<![A-Za-z0-9])"),
-                _alternation(other_first),
+                _trie_pattern(
+                    [p for p in latin if _ASCII_ALNUM.match(p[0])], "(?<![A-Za-z0-9])", True
+                ),
+                _trie_pattern([p for p in latin if not _ASCII_ALNUM.match(p[0])], "", True),
             )
             if pattern is not None
         ]
@@ -264,57 +264,89 @@ def _latin_parts(label: str) -> tuple[str, ...]:
     return tuple(part for part in _NON_WORD.split(label.lower()) if part)
 
 
-def _latin_pattern(parts: tuple[str, ...]) -> str:
-    """(natural, scenery) → natural[\\W_]+scenery, not followed by an ASCII letter or digit.
+def _trie_pattern(
+    labels: Iterable[Sequence[str]], prefix: str = "", end_guard: bool = False
+) -> re.Pattern | None:
+    """One case-blind regex that matches, at each place, the longest of `labels`.
 
-    jieba cuts Latin text into runs of ASCII letters and digits, and `tokenize`
-    drops the punctuation and spaces between them.
-    """
-    pattern = r"[\W_]+".join(re.escape(p) for p in parts)
-    if _ASCII_ALNUM.match(parts[-1][-1]):
-        pattern += r"(?![A-Za-z0-9])"
-    return pattern
+    A label is a sequence of words; between two words the text may hold any
+    run of punctuation and spaces (`[\\W_]+`, as `tokenize` drops them). With
+    `end_guard`, a label that ends in an ASCII letter or digit must not be
+    followed by one (jieba cuts Latin text into runs of those).
 
+    The labels share their prefixes (旅(?:游(?:业|)|行)): `re` tries each
+    alternative of an alternation in turn, so the flat alternation of the 241
+    Chinese labels, longest first, cost 0.87 ms per sandbox page to scan, this
+    form 0.38 ms, with the same spans on all 32 696 texts of 500 pages (issue
+    19). No character of the text can enter two branches of a node (keys are
+    lower-cased, and those `re.I` still takes for one another are merged;
+    words are letters and digits, separators are not), so the one path the
+    text allows is followed as far as it goes, and the match ends at the last
+    label on it, since a node's end is tried after its branches: the longest.
+    That is what the flat alternation found too, sorted by length (Chinese) or
+    by words, then letters (Latin: of two labels that match at one place, the
+    one with fewer words stops inside a word the other reads whole, so it is
+    also the shorter).
 
-def _trie_pattern(spellings: set[str]) -> re.Pattern | None:
-    """One case-blind regex that matches, at each place, the longest of `spellings`.
-
-    The literals share their prefixes (旅(?:游(?:业)?|行)): `re` tries each
-    alternative of an alternation in turn, so a flat one of 241 Chinese labels
-    sorted longest first cost 0.87 ms per sandbox page to scan, this form 0.38,
-    and found the same spans on all 32 696 texts of 500 pages (issue 19). A
-    node's end is optional after its branches, and no two branches of a node
-    start with the same character (keys are lower-cased, as `re.I` compares), so
-    the one path the text allows is followed as far as it goes and the match
-    ends at the last label on it: the longest, as with the flat alternation.
-
-    >>> _trie_pattern({"暴雨", "暴雨灾害", "大暴雨"}).pattern
-    '(?:大暴雨|暴雨(?:灾害)?)'
+    >>> _trie_pattern([("暴雨",), ("暴雨灾害",), ("大暴雨",)]).pattern
+    '(?:大暴雨|暴雨(?:灾害|))'
+    >>> _trie_pattern([("hotel",), ("hotel", "chain")], end_guard=True).pattern
+    'hotel(?:[\\\\W_]+chain(?![A-Za-z0-9])|(?![A-Za-z0-9]))'
     """
     trie: dict = {}
-    for spelling in spellings:
+    for words in labels:
         node = trie
-        for char in spelling:
-            node = node.setdefault(_fold(char), {})
-        node[""] = {}
-    return re.compile(_branches(trie), re.I) if trie else None
+        for n, word in enumerate(words):
+            if n:
+                node = node.setdefault(_BETWEEN, {})
+            for char in word:
+                node = node.setdefault(_fold(char), {})
+        node[_END] = {}
+    return re.compile(prefix + _branches(trie, end_guard), re.I) if trie else None
+
+
+_BETWEEN = "[\\W_]+"  # a trie key: the separator between two words (never one character)
+_END = ""  # a trie key: a label ends here
 
 
 def _fold(char: str) -> str:
-    """The trie key of a character: lower case where that stays one character (İ does not)."""
+    """The trie key of a character: lower case, where that is one character (İ is not)."""
     lower = char.lower()
     return lower if len(lower) == 1 else char
 
 
-def _branches(node: dict) -> str:
-    """The regex of a trie node's continuations: a literal run where the trie does not fork."""
-    arms = [re.escape(char) + _branches(child) for char, child in sorted(node.items()) if char]
-    if not arms:
-        return ""
-    body = arms[0] if len(arms) == 1 else "(?:" + "|".join(arms) + ")"
-    return f"(?:{body})?" if "" in node else body
+def _branches(node: dict, end_guard: bool, last: str = "") -> str:
+    """The regex of a trie node: its branches in turn, then (if a label ends here) the end."""
+    arms = [
+        (key if key == _BETWEEN else re.escape(key)) + _branches(child, end_guard, key)
+        for key, child in _distinct(node)
+    ]
+    if _END in node:
+        arms.append("(?![A-Za-z0-9])" if end_guard and _ASCII_ALNUM.match(last) else "")
+    return arms[0] if len(arms) == 1 else "(?:" + "|".join(arms) + ")"
 
 
-def _alternation(patterns: list[str], prefix: str = "") -> re.Pattern | None:
-    """One regex for many literals; no groups inside, or `re` stops skipping ahead."""
-    return re.compile(prefix + "(?:" + "|".join(patterns) + ")", re.I) if patterns else None
+def _distinct(node: dict) -> list[tuple[str, dict]]:
+    """A node's branches, those whose characters `re.I` takes for one another (ſ and s,
+    ς and σ) made one, so that no character of the text can enter two of them."""
+    merged: list[tuple[str, dict]] = []
+    for key, child in sorted(node.items()):
+        if key == _END:
+            continue
+        twin = None
+        if key != _BETWEEN and key.lower() != key.upper():  # Chinese has no case
+            same = re.compile(re.escape(key), re.I).fullmatch
+            twin = next((c for k, c in merged if k != _BETWEEN and same(k)), None)
+        if twin is None:
+            merged.append((key, child))
+        else:
+            _merge(twin, child)
+    return merged
+
+
+def _merge(into: dict, other: dict) -> None:
+    for key, child in other.items():
+        if key in into:
+            _merge(into[key], child)
+        else:
+            into[key] = child

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgcrawl.text.matching import TopicMatcher, token_length
+from kgcrawl.text.matching import TopicMatcher, _trie_pattern, token_length
 from kgcrawl.text.tokenize import label_tokens, normalise_label, tokenize
 
 # Overlapping labels on purpose: 暴雨 / 暴雨灾害 / 大暴雨 (a jieba word), 旅游 / 旅游业
@@ -135,21 +136,39 @@ def test_words_added_to_jieba_later_are_taken_into_account(matcher: TopicMatcher
     assert matcher.count_sparse(text) == {}
 
 
-def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds() -> None:
-    """The prefix-sharing regex of the Chinese labels against its plain definition: an
-    alternation of every spelling, longest first (what `finditer` then returns)."""
-    import re
+def _longest_first(labels: set[tuple[str, ...]], prefix: str, guard: bool) -> re.Pattern:
+    """The plain definition: every label's pattern, more words first, then more letters."""
+    patterns = []
+    for words in sorted(labels, key=lambda words: (-len(words), -len("".join(words)))):
+        pattern = r"[\W_]+".join(re.escape(word) for word in words)
+        if guard and re.match("[A-Za-z0-9]", words[-1][-1]):
+            pattern += "(?![A-Za-z0-9])"
+        patterns.append(pattern)
+    return re.compile(prefix + "(?:" + "|".join(patterns) + ")", re.I)
 
-    from kgcrawl.text.matching import _trie_pattern
 
-    letters = st.sampled_from("暴雨灾害大山体滑坡5AaBb")
+@pytest.mark.parametrize(("prefix", "guard"), [("", False), ("(?<![A-Za-z0-9])", True)])
+def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds(
+    prefix: str, guard: bool
+) -> None:
+    """The prefix-sharing regex of the labels against the alternation it replaced, on
+    labels as the matcher has them (lower case; Chinese, Latin words) and any text."""
+    word = st.text(st.sampled_from("暴雨灾大skiaé1"), min_size=1, max_size=3)
+    label = st.lists(word, min_size=1, max_size=2).map(tuple)
 
-    @settings(max_examples=400, deadline=None)
-    @given(st.sets(st.text(letters, min_size=1, max_size=5), min_size=1, max_size=12),
-           st.text(letters, max_size=40))  # fmt: skip
-    def check(spellings: set[str], text: str) -> None:
-        flat = "|".join(re.escape(s) for s in sorted(spellings, key=len, reverse=True))
-        expected = [m.span() for m in re.finditer(flat, text, re.I)]
-        assert [m.span() for m in _trie_pattern(spellings).finditer(text)] == expected
+    @settings(max_examples=500, deadline=None)
+    @given(st.sets(label, min_size=1, max_size=8),
+           st.text(st.sampled_from("暴雨灾大sSkKiIaAéÉ1 -_,"), max_size=40))  # fmt: skip
+    def check(labels: set[tuple[str, ...]], text: str) -> None:
+        expected = [m.span() for m in _longest_first(labels, prefix, guard).finditer(text)]
+        found = _trie_pattern(labels, prefix, guard).finditer(text)
+        assert [m.span() for m in found] == expected
 
     check()
+
+
+def test_the_trie_pattern_merges_letters_re_takes_for_one_another() -> None:
+    """ſ is s and ς is σ to `re.I`: with a branch for each, the text would go down the
+    first and stop at the shorter label there, never reaching the longer one."""
+    pattern = _trie_pattern([("sa",), ("ſab",), ("σx",), ("ςxy",)])
+    assert [m.group() for m in pattern.finditer("SAB ΣXY sa σx")] == ["SAB", "ΣXY", "sa", "σx"]
