@@ -112,12 +112,17 @@ def test_a_charset_that_is_no_page_charset_falls_back_and_keeps_the_page(
     assert result.charset == "utf-8" and "景区" in result.text
 
 
-def test_a_pooled_connection_the_server_closed_costs_no_attempt(server) -> None:
-    fetcher = Fetcher(replace(FAST, retries=0), parse_resolve([server.resolve]))
+def test_a_pooled_connection_the_server_closed_costs_no_attempt_but_keeps_the_pause(
+    server,
+) -> None:
+    delay = 0.4
+    fetcher = Fetcher(replace(FAST, retries=0, delay=delay), parse_resolve([server.resolve]))
     first = fetcher.fetch(server.url("/keep-alive"))  # the connection is kept for the next
-    second = fetcher.fetch(server.url("/ok?case=stale"))
+    second, spent = timed(fetcher, server.url("/ok?case=stale"))
     assert first.ok and second.ok, second.reason  # before: "no response" with no retry left
     assert server.hits["/ok?case=stale"] == 2  # on the kept connection, then on a new one
+    # the server saw both: the pause comes before each (before: the second went at once)
+    assert 2 * delay - 0.05 <= spent < 2 * delay + SLACK
 
 
 def test_429_with_retry_after_pauses_the_host_then_asks_again(server, fetcher) -> None:
