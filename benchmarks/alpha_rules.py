@@ -17,6 +17,11 @@ The rules:
   fits the crawl's R best, for a world whose pages score lower or higher than the
   calibration's (a narrow register).
 
+Then, for each domain and relevance model (the ontology's, or the keyword one of FCTS
+and FCITS), the α that every strategy's crawl of one world would pass with: the
+interval where all have F1 ≥ 0.9 × best, per profile, and what the profiles share.
+A rule for α can only pass every crawl if it lands in that shared interval.
+
     python benchmarks/alpha_rules.py FILE.json [FILE.json …] [--shifts 0.03 0.06]
 """
 
@@ -35,6 +40,7 @@ from kgcrawl.crawl.strategies.base import uses_keywords
 
 GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
 POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
+PROFILES = ("default", "sparse", "flat")
 FLOOR = 0.15  # R at or below this is no topical page at all: left out of the EM fit
 
 
@@ -103,6 +109,7 @@ def main() -> None:
     rows = [row for path in args.files for row in json.loads(Path(path).read_text())]
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift"]
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
+    worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]] = {}
     for row in rows:
         scores = np.array([p[0] for p in row["pages"]])
         truth = np.array([p[1] for p in row["pages"]], bool)
@@ -116,6 +123,12 @@ def main() -> None:
         crawl = f"{row['profile']}/{row['domain']}/{row['label']}"
         for name, alpha in zip(names, alphas, strict=True):
             ratios[name].append((f1(scores, truth, alpha) / best, crawl))
+        model = "keywords" if uses_keywords(load_settings(row["domain"], overrides={
+            "crawl.strategy": row["label"].split()[0]})) else "ontology"  # fmt: skip
+        curve = np.array([f1(scores, truth, a) for a in GRID]) / best
+        worlds.setdefault((row["domain"], model), {}).setdefault(row["profile"], []).append(
+            (curve, row["alpha"])
+        )
     print("| rule | crawls | F1 ≥ 0.9 × best | worst | median | short of 0.9 |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, cells in ratios.items():
@@ -123,6 +136,32 @@ def main() -> None:
         short = "; ".join(f"{c} {r:.2f}" for r, c in cells if r < 0.9)
         print(f"| {name} | {len(values)} | {int((values >= 0.9).sum())} | {values.min():.2f} "
               f"| {np.median(values):.2f} | {short} |")  # fmt: skip
+    print_feasible(worlds)
+
+
+def print_feasible(worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]]):
+    """Per domain and model: the α where every crawl of a profile has F1 ≥ 0.9 × best."""
+    print("\n| domain | model | calibrated α | " + " | ".join(PROFILES) + " | all profiles |")
+    print("| --- | --- | ---: |" + " ---: |" * (len(PROFILES) + 1))
+    for (domain, model), profiles in sorted(worlds.items()):
+        cells, shared = [], np.ones(len(GRID), bool)
+        for profile in PROFILES:
+            runs = profiles.get(profile, [])
+            passing = np.min([c for c, _ in runs], axis=0) >= 0.9 if runs else shared
+            shared &= passing
+            cells.append(_interval(passing))
+        alpha = sorted({round(a, 2) for runs in profiles.values() for _, a in runs})
+        print(f"| {domain} | {model} | {', '.join(map(str, alpha))} | " + " | ".join(cells)
+              + f" | {_interval(shared)} |")  # fmt: skip
+
+
+def _interval(passing: np.ndarray) -> str:
+    """The thresholds of GRID that pass, as 'lo–hi' (or none)."""
+    if not passing.any():
+        return "none"
+    ok = GRID[passing]
+    gaps = "" if len(ok) == round((ok[-1] - ok[0]) * 100) + 1 else " (with gaps)"
+    return f"{ok[0]:.2f}–{ok[-1]:.2f}{gaps}"
 
 
 if __name__ == "__main__":
