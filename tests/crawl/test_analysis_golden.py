@@ -1,7 +1,7 @@
 """The crawl's results are those the analysis gave before it was made faster (issue 19).
 
-A sequential crawl of the small sandbox world, in the default profile and the
-sparse one, must select the same URLs in the same order and compute for each the
+A sequential crawl of the small sandbox world, in each profile (default, sparse,
+flat), must select the same URLs in the same order and compute for each the
 same R(p) (to 1e-9), counts per tag group, mentions, length, fingerprints, title,
 main text, links and anchor counts as recorded in `analysis_golden.json` by
 `tests/fixtures/analysis_golden.py` on the code before the change. Each crawl
