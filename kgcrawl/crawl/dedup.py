@@ -30,7 +30,7 @@ def simhash(text: str, shingle: int = 3) -> int:
 
     tokens = _TOKEN.findall(text.lower())
     if len(tokens) > shingle:  # zipped shifts: 14 % faster than slicing each shingle
-        grams = map(" ".join, zip(*(tokens[i:] for i in range(shingle))))
+        grams = map(" ".join, zip(*(tokens[i:] for i in range(shingle)), strict=False))
     else:
         grams = [" ".join(tokens)]
     digests = [hashlib.blake2b(g.encode(), digest_size=8).digest() for g in grams]

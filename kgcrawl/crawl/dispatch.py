@@ -33,6 +33,14 @@ from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.workers import Done, Workers
 
 PARK_PER_SLOT = 4
+# Seconds after which a request in flight stops holding a unit of the page budget.
+# Interpretation: the budget bounds what goes out, so a crawl never fetches pages it
+# will not keep; but a page that stalls while holding the last unit held the whole
+# crawl until its read timeouts ran out (a sandbox live page: 3 × 20 s, one
+# `bench_vs_scrapy` round 88 s instead of 30). Past this age another link may go out
+# for its unit; whichever is left when the budget is reached is cut (Engine.run). A
+# page of the sandbox or of the web answers in well under a second at delay 0.
+STALLED = 5.0
 
 
 class HostTurns:
@@ -77,15 +85,20 @@ class Dispatcher:
         self.turns = turns
         self.park_limit = PARK_PER_SLOT * workers.capacity
         self.in_flight: dict[Future[Done], int] = {}
+        self.sent_at: dict[Future[Done], float] = {}  # the scheduler's clock
         self.parked: dict[str, deque[int]] = {}
         self.parked_count = 0
         self.fallbacks = 0  # links taken past the strategy for a free host
         self.occupancy = Occupancy(turns.clock)
 
     def fill(self, room: int) -> None:
-        """Hand out links until every slot is busy, `room` more are out, or no host is free."""
-        slots = min(self.workers.capacity, room) - len(self.in_flight)
+        """Hand out links until every slot is busy, `room` more are out, or no host is free.
+
+        A request out for `STALLED` seconds or more no longer counts against `room`.
+        """
         now = self.turns.clock()
+        holding = sum(1 for at in self.sent_at.values() if now - at < STALLED)
+        slots = min(self.workers.capacity - len(self.in_flight), room - holding)
         for host in list(self.parked):
             if slots <= 0:
                 break
@@ -130,7 +143,9 @@ class Dispatcher:
     def _send(self, link: int) -> None:
         self.turns.start(self.crawl.host_of(link))
         self.occupancy.change(len(self.in_flight) + 1)
-        self.in_flight[self.workers.submit(self.crawl.url_of(link))] = link
+        future = self.workers.submit(self.crawl.url_of(link))
+        self.in_flight[future] = link
+        self.sent_at[future] = self.turns.clock()
 
     def next_wake(self) -> float | None:
         """Seconds until a parked host's rest ends, when a slot is free for it; else None.
@@ -156,6 +171,7 @@ class Dispatcher:
         answers: list[tuple[int, Done | BaseException]] = []
         for future in [f for f in self.in_flight if f in done]:
             link = self.in_flight.pop(future)
+            del self.sent_at[future]
             error = future.exception()
             answers.append((link, error if error is not None else future.result()))
         self.occupancy.change(len(self.in_flight))

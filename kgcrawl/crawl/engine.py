@@ -259,6 +259,8 @@ class Engine:
                     else:
                         self._run_parallel(workers)
                 finally:
+                    if self._done():  # what is still in flight is abandoned (Dispatcher.close):
+                        self._stop.set()  # cut it, as a signal would, not wait out a stall
                     workers.close()
                 self._checkpoint()
         except BaseException:

@@ -15,7 +15,7 @@ import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.core import Crawl
-from kgcrawl.crawl.dispatch import Dispatcher, HostTurns
+from kgcrawl.crawl.dispatch import STALLED, Dispatcher, HostTurns
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import REGISTRY
@@ -99,3 +99,16 @@ def test_the_budget_bounds_what_goes_out() -> None:
     workers = HandWorkers(8)
     Dispatcher(crawl_with("ops"), workers, HostTurns(Clock())).fill(room=3)
     assert len(workers.sent) == 3
+
+
+def test_a_request_out_past_stalled_seconds_no_longer_holds_its_budget_unit() -> None:
+    workers, clock = HandWorkers(8), Clock()
+    dispatcher = Dispatcher(crawl_with("ops"), workers, HostTurns(clock))
+    dispatcher.fill(room=1)
+    assert len(workers.sent) == 1
+    clock.now += STALLED - 0.1
+    dispatcher.fill(room=1)
+    assert len(workers.sent) == 1  # still answering in time: it holds the last unit
+    clock.now += 0.1
+    dispatcher.fill(room=1)
+    assert len(workers.sent) == 2  # stalled: another link goes out for the unit
