@@ -39,7 +39,7 @@ PARK_PER_SLOT = 4
 # crawl until its read timeouts ran out (a sandbox live page: 3 × 20 s, one
 # `bench_vs_scrapy` round 88 s instead of 30). Past this age another link may go out
 # for its unit; whichever is left when the budget is reached is cut (Engine.run). A
-# page of the sandbox or of the web answers in well under a second at delay 0.
+# sandbox page answers in milliseconds, most web pages within a second or two.
 STALLED = 5.0
 
 
