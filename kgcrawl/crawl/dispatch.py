@@ -84,8 +84,7 @@ class Dispatcher:
         self.workers = workers
         self.turns = turns
         self.park_limit = PARK_PER_SLOT * workers.capacity
-        self.in_flight: dict[Future[Done], int] = {}
-        self.sent_at: dict[Future[Done], float] = {}  # the scheduler's clock
+        self.in_flight: dict[Future[Done], tuple[int, float]] = {}  # link, when it went out
         self.parked: dict[str, deque[int]] = {}
         self.parked_count = 0
         self.fallbacks = 0  # links taken past the strategy for a free host
@@ -97,7 +96,7 @@ class Dispatcher:
         A request out for `STALLED` seconds or more no longer counts against `room`.
         """
         now = self.turns.clock()
-        holding = sum(1 for at in self.sent_at.values() if now - at < STALLED)
+        holding = sum(1 for _, at in self.in_flight.values() if now - at < STALLED)
         slots = min(self.workers.capacity - len(self.in_flight), room - holding)
         for host in list(self.parked):
             if slots <= 0:
@@ -144,8 +143,7 @@ class Dispatcher:
         self.turns.start(self.crawl.host_of(link))
         self.occupancy.change(len(self.in_flight) + 1)
         future = self.workers.submit(self.crawl.url_of(link))
-        self.in_flight[future] = link
-        self.sent_at[future] = self.turns.clock()
+        self.in_flight[future] = (link, self.turns.clock())
 
     def next_wake(self) -> float | None:
         """Seconds until a parked host's rest ends, when a slot is free for it; else None.
@@ -170,8 +168,7 @@ class Dispatcher:
         done, _ = wait(self.in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
         answers: list[tuple[int, Done | BaseException]] = []
         for future in [f for f in self.in_flight if f in done]:
-            link = self.in_flight.pop(future)
-            del self.sent_at[future]
+            link, _ = self.in_flight.pop(future)
             error = future.exception()
             answers.append((link, error if error is not None else future.result()))
         self.occupancy.change(len(self.in_flight))
