@@ -95,10 +95,12 @@ def prior_rule(cal: Thresholds, shifts: np.ndarray) -> Callable[[np.ndarray], fl
     return alpha
 
 
-def thresholds(domain: str, strategy: str) -> Thresholds:
+def thresholds(domain: str, strategy: str) -> tuple[Thresholds, str]:
+    """The calibration a crawl with `strategy` used, and its relevance model's name."""
     settings = load_settings(domain, overrides={"crawl.strategy": strategy})
     keywords = uses_keywords(settings)
-    return cached(settings, keywords) or calibrate(settings, keywords)
+    model = "keywords" if keywords else "ontology"
+    return cached(settings, keywords) or calibrate(settings, keywords), model
 
 
 def main() -> None:
@@ -116,15 +118,13 @@ def main() -> None:
         if not truth.any():
             continue  # no relevant page met: no F1 to compare
         best = max(f1(scores, truth, a) for a in GRID)
-        cal = thresholds(row["domain"], row["label"].split()[0])
+        cal, model = thresholds(row["domain"], row["label"].split()[0])
         alphas = [row["alpha"], *(row["alpha"] + d for d in args.shifts),
                   prior_rule(cal, np.array([0.0]))(scores),
                   prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores)]  # fmt: skip
         crawl = f"{row['profile']}/{row['domain']}/{row['label']}"
         for name, alpha in zip(names, alphas, strict=True):
             ratios[name].append((f1(scores, truth, alpha) / best, crawl))
-        model = "keywords" if uses_keywords(load_settings(row["domain"], overrides={
-            "crawl.strategy": row["label"].split()[0]})) else "ontology"  # fmt: skip
         curve = np.array([f1(scores, truth, a) for a in GRID]) / best
         worlds.setdefault((row["domain"], model), {}).setdefault(row["profile"], []).append(
             (curve, row["alpha"])
