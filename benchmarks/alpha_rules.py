@@ -15,7 +15,12 @@ The rules:
   the F1-best threshold of the calibration's rates at that π;
 - `prior+shift`: the same, the two densities also moved by the δ (−0.15 … +0.10) that
   fits the crawl's R best, for a world whose pages score lower or higher than the
-  calibration's (a narrow register).
+  calibration's (a narrow register);
+- `labelled S n`: α chosen as calibration chooses it (`robust_separation`) on n pages drawn
+  at random from a crawl with their true labels, what a user who labels pages could
+  calibrate on: S = own, each crawl's own pages (an α per crawl); S = fcits_oh, the pages of
+  the world's fcits_oh crawl, used for every crawl of the same relevance model; S = bfs,
+  likewise from a breadth-first sample of the world. Each is drawn `--draws` times.
 
 Then, for each domain and relevance model (the ontology's, or the keyword one of FCTS
 and FCITS), the α that every strategy's crawl of one world would pass with: the
@@ -23,6 +28,7 @@ interval where all have F1 ≥ 0.9 × best, per profile, and what the profiles s
 A rule for α can only pass every crawl if it lands in that shared interval.
 
     python benchmarks/alpha_rules.py FILE.json [FILE.json …] [--shifts 0.03 0.06]
+        [--labelled 100 200] [--draws 5]
 """
 
 from __future__ import annotations
@@ -37,11 +43,14 @@ import numpy as np
 from kgcrawl.calibrate import Thresholds, cached, calibrate
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.strategies.base import uses_keywords
+from kgcrawl.scoring.thresholds import robust_separation
 
 GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
 POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
 PROFILES = ("default", "sparse", "flat")
 FLOOR = 0.15  # R at or below this is no topical page at all: left out of the EM fit
+TOLERANCE = 0.02  # calibration.tolerance's default
+LABELLERS = ("own", "fcits_oh", "bfs")  # whose crawl the labelled pages come from
 
 
 def f1(scores: np.ndarray, truth: np.ndarray, alpha: float) -> float:
@@ -95,6 +104,33 @@ def prior_rule(cal: Thresholds, shifts: np.ndarray) -> Callable[[np.ndarray], fl
     return alpha
 
 
+def labelled_ratios(
+    crawls: dict[tuple[str, str, str], list[tuple[str, np.ndarray, np.ndarray, float]]],
+    labeller: str,
+    n: int,
+    draws: int,
+    rng: np.random.Generator,
+) -> list[tuple[float, str]]:
+    """F1 ÷ best of every crawl of a world at α calibrated on n labelled pages of the
+    world's `labeller` crawl (same relevance model), or of its own (`own`), `draws` times."""
+
+    def alpha(scores: np.ndarray, truth: np.ndarray) -> float:
+        pick = rng.choice(len(scores), min(n, len(scores)), replace=False)
+        rel, irr = scores[pick][truth[pick]], scores[pick][~truth[pick]]
+        return robust_separation(rel, irr, TOLERANCE).alpha
+
+    out = []
+    for (profile, domain, _), runs in sorted(crawls.items()):
+        source = [(s, t) for label, s, t, _ in runs if label == labeller]
+        if labeller != "own" and not source:
+            continue
+        for _ in range(draws):
+            shared = alpha(*source[0]) if source else None
+            out += [(f1(s, t, alpha(s, t) if shared is None else shared) / best,
+                     f"{profile}/{domain}/{label}") for label, s, t, best in runs]  # fmt: skip
+    return out
+
+
 def thresholds(domain: str, strategy: str) -> tuple[Thresholds, str]:
     """The calibration a crawl with `strategy` used, and its relevance model's name."""
     settings = load_settings(domain, overrides={"crawl.strategy": strategy})
@@ -107,11 +143,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--shifts", nargs="+", type=float, default=[0.03, 0.06])
+    parser.add_argument("--labelled", nargs="+", type=int, default=[100, 200])
+    parser.add_argument("--draws", type=int, default=5)
     args = parser.parse_args()
     rows = [row for path in args.files for row in json.loads(Path(path).read_text())]
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift"]
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
     worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]] = {}
+    crawls: dict[tuple[str, str, str], list[tuple[str, np.ndarray, np.ndarray, float]]] = {}
     for row in rows:
         scores = np.array([p[0] for p in row["pages"]])
         truth = np.array([p[1] for p in row["pages"]], bool)
@@ -129,11 +168,19 @@ def main() -> None:
         worlds.setdefault((row["domain"], model), {}).setdefault(row["profile"], []).append(
             (curve, row["alpha"])
         )
+        crawls.setdefault((row["profile"], row["domain"], model), []).append(
+            (row["label"].split()[0], scores, truth, best)
+        )
+    rng = np.random.default_rng(0)
+    for labeller in LABELLERS:
+        for n in args.labelled:
+            name = f"labelled {labeller} {n}"
+            ratios[name] = labelled_ratios(crawls, labeller, n, args.draws, rng)
     print("| rule | crawls | F1 ≥ 0.9 × best | worst | median | short of 0.9 |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, cells in ratios.items():
         values = np.array([r for r, _ in cells])
-        short = "; ".join(f"{c} {r:.2f}" for r, c in cells if r < 0.9)
+        short = "; ".join(sorted({f"{c} {r:.2f}" for r, c in cells if r < 0.9}))
         print(f"| {name} | {len(values)} | {int((values >= 0.9).sum())} | {values.min():.2f} "
               f"| {np.median(values):.2f} | {short} |")  # fmt: skip
     print_feasible(worlds)

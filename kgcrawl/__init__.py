@@ -165,18 +165,27 @@ def build_ontology(
 
 
 def calibrate(
-    domain_or_settings: str | Settings, *, set: Mapping[str, Any] | None = None
+    domain_or_settings: str | Settings,
+    *,
+    set: Mapping[str, Any] | None = None,
+    truth: str | Path | None = None,
+    run: str | None = None,
 ) -> Thresholds:
-    """α and β for a domain's ontology from on- and off-topic documents (cached per ontology).
+    """α and β for a domain's ontology from on- and off-topic documents (cached per ontology),
+    or, given `truth` (a manifest as `evaluate --truth` reads) and `run` (a run id), from
+    the run's pages the manifest labels, for crawls with the run's strategy.
 
     `result.alpha`, `result.beta`, and `result.separation` (precision, recall, F1 of R(p) > α).
     """
-    from kgcrawl.calibrate import calibrate as run
+    from kgcrawl.calibrate import calibrate as on_corpora
     from kgcrawl.config import Settings, with_overrides
     from kgcrawl.crawl.strategies.base import uses_keywords
+    from kgcrawl.labelled import calibrate_labelled, wants_labels
 
     if isinstance(domain_or_settings, Settings):
         settings = with_overrides(domain_or_settings, dict(set or {}), "python")
     else:
         settings = load_settings(domain_or_settings, set)
-    return run(settings, uses_keywords(settings))
+    if wants_labels(truth, run):
+        return calibrate_labelled(settings, str(run), Path(str(truth))).thresholds
+    return on_corpora(settings, uses_keywords(settings))

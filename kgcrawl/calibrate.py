@@ -101,10 +101,17 @@ class Thresholds:
     negatives: tuple[float, ...]  # R of each of the others
     key: str
     origin: str = "calibrated now"
+    strategy: str | None = None  # None: every strategy of the model; else labelled.py's
+    source: str = ""  # what it was calibrated on, when not the corpora
+
+    @property
+    def stem(self) -> str:
+        """The cache entry's name: one per model, and one per strategy labelled pages set."""
+        return f"{self.key}.{self.strategy}" if self.strategy else self.key
 
     @property
     def plot(self) -> Path:
-        return cache_dir() / f"{self.key[:16]}.png"
+        return cache_dir() / f"{self.key[:16]}{'.' + self.strategy if self.strategy else ''}.png"
 
 
 def corpus_folders(settings: Settings) -> tuple[Path, Path]:
@@ -140,17 +147,30 @@ def calibration_key(settings: Settings, keywords: bool) -> str:
     return digest.hexdigest()
 
 
-def cached(settings: Settings, keywords: bool = False) -> Thresholds | None:
-    """The cached thresholds of these settings, or None."""
+def cached(settings: Settings, keywords: bool = False, labelled: bool = True) -> Thresholds | None:
+    """The cached thresholds of these settings, or None.
+
+    Those calibrated on labelled pages of a crawl with the settings' strategy
+    (labelled.py) come first, unless `labelled` is False.
+    """
     key = calibration_key(settings, keywords)
-    path = cache_dir() / f"{key}.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data["separation"] = Separation(**data["separation"])
-        data["positives"], data["negatives"] = tuple(data["positives"]), tuple(data["negatives"])
-        return Thresholds(**{**data, "origin": f"calibrated, cached in {path}"})
-    except (OSError, ValueError, TypeError, KeyError):
-        return None  # missing or unreadable: calibrate again
+    stems = [f"{key}.{settings.crawl.strategy}"] if labelled else []
+    for path in (cache_dir() / f"{stem}.json" for stem in [*stems, key]):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data["separation"] = Separation(**data["separation"])
+            data["positives"] = tuple(data["positives"])
+            data["negatives"] = tuple(data["negatives"])
+            on = f" on {data['source']}" if data.get("source") else ""
+            return Thresholds(**{**data, "origin": f"calibrated{on}, cached in {path}"})
+        except (OSError, ValueError, TypeError, KeyError):
+            continue  # missing or unreadable: calibrate again
+    return None
+
+
+def labelled_entry(settings: Settings, keywords: bool) -> Path:
+    """Where α calibrated on labelled pages of a crawl with the settings' strategy is cached."""
+    return cache_dir() / f"{calibration_key(settings, keywords)}.{settings.crawl.strategy}.json"
 
 
 def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
@@ -170,21 +190,34 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     for page, relevant in pages:
         counts = analyse_page(page, "http://calibration/", matcher).counts
         scores[0 if relevant else 1].append(page_relevance(counts, topic.vector))
-    if cal.precision:
-        chosen = precise_separation(*scores, cal.precision)
-        if chosen is None:
-            raise CalibrationError(
-                f"{settings.source}: no α reaches precision {cal.precision} on "
-                f"{positives_dir} against {negatives_dir}"
-            )
-    else:
-        chosen = robust_separation(*scores, cal.tolerance)
-    beta = admission_beta(chosen.alpha, settings.relevance.r[1], cal.beta_margin)
-    result = Thresholds(chosen.alpha, round(beta, 4), chosen, tuple(scores[0]),
-                        tuple(scores[1]), calibration_key(settings, keywords))  # fmt: skip
-    _write_cache(result)
+    result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
+    labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all
+    write_cache(result)
     plot_distributions(result, settings.domain)
     return result
+
+
+def thresholds_on(
+    settings: Settings,
+    keywords: bool,
+    relevant: Sequence[float],
+    irrelevant: Sequence[float],
+    what: str,
+) -> Thresholds:
+    """α (best F1's middle, or the lowest of `calibration.precision`) and β from R of pages
+    known to be relevant and not; `what` names them in the error when no α fits."""
+    cal = settings.calibration
+    if cal.precision:
+        chosen = precise_separation(relevant, irrelevant, cal.precision)
+        if chosen is None:
+            raise CalibrationError(
+                f"{settings.source}: no α reaches precision {cal.precision} on {what}"
+            )
+    else:
+        chosen = robust_separation(relevant, irrelevant, cal.tolerance)
+    beta = admission_beta(chosen.alpha, settings.relevance.r[1], cal.beta_margin)
+    return Thresholds(chosen.alpha, round(beta, 4), chosen, tuple(relevant),
+                      tuple(irrelevant), calibration_key(settings, keywords))  # fmt: skip
 
 
 def compose_pages(
@@ -295,14 +328,14 @@ def resolve_thresholds(
     return replace(settings, relevance=replace(rel, alpha=alpha, beta=beta), origins=origins)
 
 
-def _write_cache(result: Thresholds) -> None:
+def write_cache(result: Thresholds) -> None:
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     data = asdict(result)
     del data["origin"]
-    temporary = folder / f".{result.key}.{os.getpid()}.tmp"
+    temporary = folder / f".{result.stem}.{os.getpid()}.tmp"
     temporary.write_text(json.dumps(data), encoding="utf-8")
-    temporary.replace(folder / f"{result.key}.json")  # atomic: parallel crawls may race
+    temporary.replace(folder / f"{result.stem}.json")  # atomic: parallel crawls may race
 
 
 def plot_distributions(result: Thresholds, domain: str) -> Path:
@@ -315,14 +348,15 @@ def plot_distributions(result: Thresholds, domain: str) -> Path:
     figure = Figure(figsize=(7, 3.6))
     axes = figure.subplots()
     bins = [step / 50 for step in range(51)]
-    axes.hist(result.negatives, bins=bins, alpha=0.6, label=f"off-topic ({len(result.negatives)})")
-    axes.hist(result.positives, bins=bins, alpha=0.6, label=f"on-topic ({len(result.positives)})")
+    names = ("not relevant", "relevant") if result.source else ("off-topic", "on-topic")
+    what = "labelled pages" if result.source else "on-topic and off-topic documents"
+    axes.hist(result.negatives, bins=bins, alpha=0.6, label=f"{names[0]} ({len(result.negatives)})")
+    axes.hist(result.positives, bins=bins, alpha=0.6, label=f"{names[1]} ({len(result.positives)})")
     axes.axvline(result.alpha, color="black", linestyle="--", label=f"α = {result.alpha:.2f}")
     axes.axvline(result.beta, color="grey", linestyle=":", label=f"β = {result.beta:.3f}")
     axes.set_xlabel("R(p)")
     axes.set_ylabel("documents")
-    axes.set_title(f"{domain}: R(p) of on-topic and off-topic documents (F1 "
-                   f"{result.separation.f1:.2f})")  # fmt: skip
+    axes.set_title(f"{domain}: R(p) of {what} (F1 {result.separation.f1:.2f})")
     axes.legend(fontsize=8)
     figure.tight_layout()
     result.plot.parent.mkdir(parents=True, exist_ok=True)

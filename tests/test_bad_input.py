@@ -24,6 +24,7 @@ from kgcrawl.crawl.state import RunState
 # A crawl that gets as far as its options needs no calibration: fixed thresholds.
 FIXED = ["--set", "relevance.alpha=0.5", "--set", "relevance.beta=0.2"]
 GOOD_RUN = "good-run"
+LABELS = "{files}/labels.jsonl"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -74,6 +75,7 @@ def _make_world(root: Path) -> None:
     (files / "garbage.owl").write_text("this is not RDF <<<", encoding="utf-8")
     (files / "full.warc.gz").write_bytes(b"an earlier archive")
     (files / "adir").mkdir()
+    (files / "labels.jsonl").write_text('{"url": "http://a.cn/", "relevant": true}\n')
 
 
 def _cases() -> list[tuple[str, list[str], str]]:
@@ -200,9 +202,18 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("json and csv", ["query", "RETURN 1", "--json", "--csv"], "--csv"),
         ("command unknown", ["crawll"], "crawll"),
     ]
+    labelled = ["calibrate", "tourism", "--truth", LABELS, "--run", GOOD_RUN]
     others = [
         ("calibrate domain", ["calibrate", "tourismm"], "tourismm"),
         ("calibrate precision", ["calibrate", "tourism", "--precision", "2"], "precision"),
+        ("calibrate truth alone", ["calibrate", "tourism", "--truth", LABELS], "--run"),
+        (
+            "calibrate truth missing",
+            [*labelled[:3], "{files}/nosuch.jsonl", *labelled[4:]],
+            "nosuch.jsonl",
+        ),
+        ("calibrate run unknown", [*labelled[:5], "nosuch"], "nosuch"),
+        ("calibrate few labels", labelled, "labels.jsonl"),
         ("refresh unknown run", ["refresh-ontology", "tourism", "--run", "nosuch"], "nosuch"),
         ("evaluate strategy", ["evaluate", "tourism", "--strategies", "bogus"], "bogus"),
         ("evaluate repeats", ["evaluate", "tourism", "--repeats", "0"], "--repeats"),
