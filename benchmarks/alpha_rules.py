@@ -16,11 +16,12 @@ The rules:
 - `prior+shift`: the same, the two densities also moved by the δ (−0.15 … +0.10) that
   fits the crawl's R best, for a world whose pages score lower or higher than the
   calibration's (a narrow register);
-- `labelled S n`: α chosen as calibration chooses it (`robust_separation`) on n pages drawn
-  at random from a crawl with their true labels, what a user who labels pages could
-  calibrate on: S = own, each crawl's own pages (an α per crawl); S = fcits_oh, the pages of
-  the world's fcits_oh crawl, used for every crawl of the same relevance model; S = bfs,
-  likewise from a breadth-first sample of the world. Each is drawn `--draws` times.
+- `labelled S n`: α as `kgcrawl calibrate --truth --run` chooses it (the crawl's calibrated
+  α moved into the range whose F1 is within the tolerance of the best, `nearest_separation`)
+  on n pages drawn at random from a crawl with their true labels: S = own, each crawl's own
+  pages (an α per crawl); S = fcits_oh, the pages of the world's fcits_oh crawl, used for
+  every crawl of the same relevance model; S = bfs, likewise from a breadth-first sample
+  of the world. Each is drawn `--draws` times.
 
 Then, for each domain and relevance model (the ontology's, or the keyword one of FCTS
 and FCITS), the α that every strategy's crawl of one world would pass with: the
@@ -43,7 +44,7 @@ import numpy as np
 from kgcrawl.calibrate import Thresholds, cached, calibrate
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.strategies.base import uses_keywords
-from kgcrawl.scoring.thresholds import robust_separation
+from kgcrawl.scoring.thresholds import nearest_separation
 
 GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
 POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
@@ -104,8 +105,11 @@ def prior_rule(cal: Thresholds, shifts: np.ndarray) -> Callable[[np.ndarray], fl
     return alpha
 
 
+Crawl = tuple[str, np.ndarray, np.ndarray, float, float]  # label, R, truth, best F1, α
+
+
 def labelled_ratios(
-    crawls: dict[tuple[str, str, str], list[tuple[str, np.ndarray, np.ndarray, float]]],
+    crawls: dict[tuple[str, str, str], list[Crawl]],
     labeller: str,
     n: int,
     draws: int,
@@ -114,20 +118,20 @@ def labelled_ratios(
     """F1 ÷ best of every crawl of a world at α calibrated on n labelled pages of the
     world's `labeller` crawl (same relevance model), or of its own (`own`), `draws` times."""
 
-    def alpha(scores: np.ndarray, truth: np.ndarray) -> float:
+    def alpha(scores: np.ndarray, truth: np.ndarray, prior: float) -> float:
         pick = rng.choice(len(scores), min(n, len(scores)), replace=False)
         rel, irr = scores[pick][truth[pick]], scores[pick][~truth[pick]]
-        return robust_separation(rel, irr, TOLERANCE).alpha
+        return nearest_separation(rel, irr, TOLERANCE, prior).alpha
 
     out = []
     for (profile, domain, _), runs in sorted(crawls.items()):
-        source = [(s, t) for label, s, t, _ in runs if label == labeller]
+        source = [(s, t, a) for label, s, t, _, a in runs if label == labeller]
         if labeller != "own" and not source:
             continue
         for _ in range(draws):
             shared = alpha(*source[0]) if source else None
-            out += [(f1(s, t, alpha(s, t) if shared is None else shared) / best,
-                     f"{profile}/{domain}/{label}") for label, s, t, best in runs]  # fmt: skip
+            out += [(f1(s, t, alpha(s, t, a) if shared is None else shared) / best,
+                     f"{profile}/{domain}/{label}") for label, s, t, best, a in runs]  # fmt: skip
     return out
 
 
@@ -150,7 +154,7 @@ def main() -> None:
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift"]
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
     worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]] = {}
-    crawls: dict[tuple[str, str, str], list[tuple[str, np.ndarray, np.ndarray, float]]] = {}
+    crawls: dict[tuple[str, str, str], list[Crawl]] = {}
     for row in rows:
         scores = np.array([p[0] for p in row["pages"]])
         truth = np.array([p[1] for p in row["pages"]], bool)
@@ -169,7 +173,7 @@ def main() -> None:
             (curve, row["alpha"])
         )
         crawls.setdefault((row["profile"], row["domain"], model), []).append(
-            (row["label"].split()[0], scores, truth, best)
+            (row["label"].split()[0], scores, truth, best, row["alpha"])
         )
     rng = np.random.default_rng(0)
     for labeller in LABELLERS:

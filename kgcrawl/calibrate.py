@@ -77,6 +77,7 @@ from kgcrawl.errors import KgcrawlError
 from kgcrawl.scoring.thresholds import (
     Separation,
     admission_beta,
+    nearest_separation,
     precise_separation,
     robust_separation,
 )
@@ -203,9 +204,11 @@ def thresholds_on(
     relevant: Sequence[float],
     irrelevant: Sequence[float],
     what: str,
+    prior: float | None = None,
 ) -> Thresholds:
-    """α (best F1's middle, or the lowest of `calibration.precision`) and β from R of pages
-    known to be relevant and not; `what` names them in the error when no α fits."""
+    """α and β from R of pages known to be relevant and not; `what` names them in the
+    error when no α fits. α: the lowest of `calibration.precision`, else of those whose F1
+    is within `calibration.tolerance` of the best, the middle, or the nearest `prior`."""
     cal = settings.calibration
     if cal.precision:
         chosen = precise_separation(relevant, irrelevant, cal.precision)
@@ -213,8 +216,10 @@ def thresholds_on(
             raise CalibrationError(
                 f"{settings.source}: no α reaches precision {cal.precision} on {what}"
             )
-    else:
+    elif prior is None:
         chosen = robust_separation(relevant, irrelevant, cal.tolerance)
+    else:
+        chosen = nearest_separation(relevant, irrelevant, cal.tolerance, prior)
     beta = admission_beta(chosen.alpha, settings.relevance.r[1], cal.beta_margin)
     return Thresholds(chosen.alpha, round(beta, 4), chosen, tuple(relevant),
                       tuple(irrelevant), calibration_key(settings, keywords))  # fmt: skip
@@ -355,7 +360,7 @@ def plot_distributions(result: Thresholds, domain: str) -> Path:
     axes.axvline(result.alpha, color="black", linestyle="--", label=f"α = {result.alpha:.2f}")
     axes.axvline(result.beta, color="grey", linestyle=":", label=f"β = {result.beta:.3f}")
     axes.set_xlabel("R(p)")
-    axes.set_ylabel("documents")
+    axes.set_ylabel("pages" if result.source else "documents")
     axes.set_title(f"{domain}: R(p) of {what} (F1 {result.separation.f1:.2f})")
     axes.legend(fontsize=8)
     figure.tight_layout()

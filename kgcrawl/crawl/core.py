@@ -14,8 +14,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import Fingerprints
 from kgcrawl.crawl.frontier import Frontier
@@ -26,10 +24,8 @@ from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import CorpusStats
 from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
 from kgcrawl.scoring.pagerank import PageRankGraph
-from kgcrawl.scoring.relevance import page_relevance, topic_matcher
+from kgcrawl.scoring.relevance import dense_counts, page_relevance, topic_matcher
 from kgcrawl.text.urls import canonical_url
-
-GROUPS = 5
 
 
 @dataclass
@@ -176,9 +172,7 @@ class Crawl:
             self.strategy.observe(link, None, False, 0.0)
             return Decision(duplicate_of=duplicate)
         rel = self.settings.relevance
-        counts = np.zeros((len(self.topic_vector), GROUPS))
-        for i, per_group in outcome.counts.items():
-            counts[i] = per_group
+        counts = dense_counts(outcome.counts, len(self.topic_vector))
         relevance = page_relevance(counts, self.topic_vector)  # Eq. 3–4
         relevant = relevance > rel.alpha
         self.counters.dp += 1

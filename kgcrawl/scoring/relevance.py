@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from kgcrawl.ontology.topic import TopicModel
+from kgcrawl.text.html import GROUPS
 from kgcrawl.text.matching import TopicMatcher
 
 # W_k of Table 1, groups 1..5 (SPEC §4.1).
@@ -25,6 +26,18 @@ def document_weights(counts: np.ndarray, tag_weights: np.ndarray = TAG_WEIGHTS) 
     peak = counts.max(axis=1, keepdims=True)
     scaled = np.divide(counts, peak, out=np.zeros_like(counts), where=peak > 0)
     return scaled @ tag_weights
+
+
+def dense_counts(counts: dict[int, list[int]], words: int) -> np.ndarray:
+    """f_{i,k} as a words × groups matrix from a page's counts of the words it names.
+
+    >>> dense_counts({1: [0, 0, 0, 2, 1]}, 2).tolist()
+    [[0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0, 1.0]]
+    """
+    matrix = np.zeros((words, GROUPS))
+    for i, per_group in counts.items():
+        matrix[i] = per_group
+    return matrix
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:

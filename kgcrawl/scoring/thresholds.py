@@ -58,11 +58,35 @@ def robust_separation(
     >>> robust_separation([0.5, 0.6, 0.7], [0.2, 0.3], 0.0).alpha  # F1 = 1 for α = 0.30 … 0.49
     0.39
     """
+    near = _near_best(relevant, irrelevant, tolerance)
+    return near[(len(near) - 1) // 2]
+
+
+def nearest_separation(
+    relevant: Sequence[float], irrelevant: Sequence[float], tolerance: float, alpha: float
+) -> Separation:
+    """Of the α whose F1 is within `tolerance` of the best, the one nearest `alpha`.
+
+    Labelled pages correct an α chosen elsewhere only as far as they must: where F1
+    is flat (a crawl nearly all relevant) the α stays, where it is not, it moves to
+    the nearest end of the near-best range.
+
+    >>> nearest_separation([0.5, 0.6, 0.7], [0.2, 0.3], 0.0, 0.45).alpha  # inside 0.30 … 0.49
+    0.45
+    >>> nearest_separation([0.5, 0.6, 0.7], [0.2, 0.3], 0.0, 0.55).alpha
+    0.49
+    """
+    return min(_near_best(relevant, irrelevant, tolerance), key=lambda s: abs(s.alpha - alpha))
+
+
+def _near_best(
+    relevant: Sequence[float], irrelevant: Sequence[float], tolerance: float
+) -> list[Separation]:
+    """The separations at each α of GRID whose F1 is within `tolerance` of the best."""
     rel, irr = sorted(relevant), sorted(irrelevant)
     candidates = [_separation(rel, irr, alpha) for alpha in GRID]
     best = max(s.f1 for s in candidates)
-    near = [s for s in candidates if s.f1 >= best - tolerance - 1e-12]
-    return near[(len(near) - 1) // 2]
+    return [s for s in candidates if s.f1 >= best - tolerance - 1e-12]
 
 
 def precise_separation(
