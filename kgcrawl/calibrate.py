@@ -57,7 +57,8 @@ threshold on R(p), which no link evidence enters, and β admits a link with no
 evidence at all, which URL or context words can only lift above β, never
 below. The cache lives in the user's cache folder (`$KGCRAWL_CACHE`, else
 `$XDG_CACHE_HOME/kgcrawl`, else `~/.cache/kgcrawl`), shared by every run and
-data folder, as pip's and jieba's are.
+data folder, as pip's and jieba's are. An α chosen on pages the user labelled
+(labelled.py) is cached beside it for one strategy, and found first.
 """
 
 from __future__ import annotations
@@ -106,13 +107,14 @@ class Thresholds:
     source: str = ""  # what it was calibrated on, when not the corpora
 
     @property
-    def stem(self) -> str:
-        """The cache entry's name: one per model, and one per strategy labelled pages set."""
-        return f"{self.key}.{self.strategy}" if self.strategy else self.key
-
-    @property
     def plot(self) -> Path:
-        return cache_dir() / f"{self.key[:16]}{'.' + self.strategy if self.strategy else ''}.png"
+        return entry(self.key[:16], self.strategy, ".png")
+
+
+def entry(key: str, strategy: str | None = None, suffix: str = ".json") -> Path:
+    """A cache file: the corpora's thresholds of a key, or those of labelled pages for a
+    strategy beside them."""
+    return cache_dir() / f"{key}{'.' + strategy if strategy else ''}{suffix}"
 
 
 def corpus_folders(settings: Settings) -> tuple[Path, Path]:
@@ -155,8 +157,8 @@ def cached(settings: Settings, keywords: bool = False, labelled: bool = True) ->
     (labelled.py) come first, unless `labelled` is False.
     """
     key = calibration_key(settings, keywords)
-    stems = [f"{key}.{settings.crawl.strategy}"] if labelled else []
-    for path in (cache_dir() / f"{stem}.json" for stem in [*stems, key]):
+    strategies = [settings.crawl.strategy] if labelled else []
+    for path in (entry(key, strategy) for strategy in [*strategies, None]):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             data["separation"] = Separation(**data["separation"])
@@ -171,7 +173,7 @@ def cached(settings: Settings, keywords: bool = False, labelled: bool = True) ->
 
 def labelled_entry(settings: Settings, keywords: bool) -> Path:
     """Where α calibrated on labelled pages of a crawl with the settings' strategy is cached."""
-    return cache_dir() / f"{calibration_key(settings, keywords)}.{settings.crawl.strategy}.json"
+    return entry(calibration_key(settings, keywords), settings.crawl.strategy)
 
 
 def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
@@ -338,9 +340,10 @@ def write_cache(result: Thresholds) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     data = asdict(result)
     del data["origin"]
-    temporary = folder / f".{result.stem}.{os.getpid()}.tmp"
+    final = entry(result.key, result.strategy)
+    temporary = folder / f".{final.name}.{os.getpid()}.tmp"
     temporary.write_text(json.dumps(data), encoding="utf-8")
-    temporary.replace(folder / f"{result.stem}.json")  # atomic: parallel crawls may race
+    temporary.replace(final)  # atomic: parallel crawls may race
 
 
 def plot_distributions(result: Thresholds, domain: str) -> Path:
