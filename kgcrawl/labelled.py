@@ -29,8 +29,8 @@ is not shared across strategies. Crawled again with it (`python
 benchmarks/bench_labelled.py`: 1 000 pages, fcits_oh, BFS and FCITS on every profile
 and domain, 200 labels of the first crawl), 18 of 18 crawls judged their pages with
 F1 ≥ 0.9 × best against 11 of 18 with the corpora's α, and no true harvest fell.
-Hence also the floor: fewer than MIN_PAGES
-labelled pages, or none of one class, is refused.
+Hence also the floor: fewer than MIN_PAGES labelled pages, or none of one class,
+is refused.
 """
 
 from __future__ import annotations
