@@ -82,7 +82,7 @@ def _labelled(settings: Settings, domain: str, run: str, truth: Path) -> None:
     result, pages = done.thresholds, done.pages
     _report(domain, "labelled pages", ("relevant", "not relevant"), result, settings)
     console.print(
-        f"the corpora's α = {done.corpus.alpha:.2f} has F1 {done.corpus_f1:.3f} on these pages; "
+        f"the corpora's α = {done.corpus.alpha:.2f} has F1 {done.corpus_f1:.3f} on these pages\n"
         f"crawls with {result.strategy} now use α = {result.alpha:.2f}",
         highlight=False,
     )
