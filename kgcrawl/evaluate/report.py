@@ -27,7 +27,8 @@ strategy (means over repeats), as the paper's Figs. 2–9; a metric with no valu
 (no truth) or zero everywhere is not drawn, and the summary says so. Labels are
 English, so no CJK font is needed. On the sandbox, summary.md also
 says how well R(p) > α picks the truly relevant pages, at the pipeline's α and
-at the α with the best F1: whether α suits the ontology's R(p) at all.
+at the α with the best F1: whether α suits the ontology's R(p) at all; with a
+--truth file, it gives the `kgcrawl calibrate --truth --run` command per strategy.
 """
 
 from __future__ import annotations
@@ -340,6 +341,26 @@ def separation_markdown(
     lines += [
         f"| {label} | {s.above:,} | {_percent(s.precision)} | {_percent(s.recall)} | {s.f1:.3f} |"
         for label, s in rows
+    ]
+    return "\n".join(lines) + "\n\n"
+
+
+def labelled_markdown(domain: str, truth: Path, runs: Sequence[tuple[str, str]]) -> str:
+    """How to judge later crawls of this world with α chosen on the file's labels.
+
+    `runs` are (strategy, run id), one per strategy: an α from labels serves
+    the strategy whose crawl they label (kgcrawl/labelled.py).
+    """
+    if not runs:
+        return ""
+    lines = [
+        "To judge later crawls of this world with an α chosen on these labels, one strategy",
+        "at a time (`kgcrawl/labelled.py` says why):",
+        "",
+        *(
+            f"    kgcrawl calibrate {domain} --truth {truth} --run {run_id}   # {strategy}"
+            for strategy, run_id in runs
+        ),
     ]
     return "\n".join(lines) + "\n\n"
 

@@ -131,7 +131,7 @@ def evaluate(
     """Run every strategy × repeat of the plan and write the report to `plan.out`."""
     from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings
-    from kgcrawl.evaluate.report import separation_markdown, write_report
+    from kgcrawl.evaluate.report import labelled_markdown, separation_markdown, write_report
     from kgcrawl.evaluate.setup import delay_note, setup_markdown
 
     started = time.monotonic()
@@ -169,6 +169,11 @@ def evaluate(
         scores = result.truth_scores()
         if scores is not None:
             summary.write(separation_markdown(scores.relevant, scores.irrelevant, result.alpha))
+        if plan.truth is not None:
+            firsts: dict[str, str] = {}  # the first repeat of each strategy
+            for run in result.compared:
+                firsts.setdefault(run.strategy, run.run_id)
+            summary.write(labelled_markdown(settings.domain, plan.truth, list(firsts.items())))
         summary.write(setup_markdown(result))
     return result
 

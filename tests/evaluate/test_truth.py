@@ -99,6 +99,7 @@ class Evaluated:
     out: Path
     truth: Path
     output: str
+    home: Path
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +115,7 @@ def evaluated(tiny_web, tmp_path_factory) -> Evaluated:
                 "--set", "fetch.delay=0", "--out", str(out)]  # fmt: skip
         result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return Evaluated(out, truth, result.output)
+    return Evaluated(out, truth, result.output, folder / "home")
 
 
 def test_true_harvest_and_recall_come_from_the_truth_file(evaluated) -> None:
@@ -135,6 +136,10 @@ def test_the_summary_says_where_the_truth_came_from_and_what_it_does_not_know(ev
     ) in text
     assert "- fetch.delay = 0 s between requests to a host: set with --set fetch.delay" in text
     assert "served at *.test=127.0.0.1:" in text
+    # how to calibrate on the file's labels, with a run of the evaluation
+    command = re.search(rf"kgcrawl calibrate tourism --truth {re.escape(str(evaluated.truth))} "
+                        r"--run (tourism-eval-\S+)   # bfs", text)  # fmt: skip
+    assert command is not None and (evaluated.home / "runs" / command.group(1)).is_dir()
 
 
 def test_a_run_that_ended_before_its_budget_is_flagged_everywhere(evaluated) -> None:
