@@ -119,20 +119,6 @@ def labelled_scores(run: Run, judge: Judge, settings: Settings, vector: np.ndarr
     return Labelled(tuple(scores[0]), tuple(scores[1]), unlisted, other)
 
 
-def calibrate_on_labels(
-    settings: Settings, keywords: bool, labelled: Labelled, source: str, prior: float
-) -> Thresholds:
-    """α and β from labelled pages (`prior`, the corpora's α, moved only as far as they
-    ask), cached for crawls with the settings' strategy."""
-    labelled.check(source)
-    rel, irr = labelled.relevant, labelled.irrelevant
-    result = thresholds_on(settings, keywords, rel, irr, source, prior)
-    result = replace(result, strategy=settings.crawl.strategy, source=source)
-    write_cache(result)
-    plot_distributions(result, settings.domain)
-    return result
-
-
 @dataclass(frozen=True)
 class LabelledCalibration:
     """α from labelled pages, the pages, and the corpora's α with its F1 on those pages."""
@@ -166,8 +152,13 @@ def calibrate_labelled(settings: Settings, run_id: str, truth: Path) -> Labelled
             "now; label pages of a crawl with today's ontology"
         )
     source = f"labelled pages of run {run_id} ({truth})"
-    pages.check(source)
+    pages.check(source)  # before the corpora's calibration, which may take seconds
     corpus = cached(settings, keywords, labelled=False) or calibrate(settings, keywords)
-    result = calibrate_on_labels(settings, keywords, pages, source, corpus.alpha)
+    # the corpora's α, moved by the labels only as far as they ask (the Interpretation above)
+    result = thresholds_on(settings, keywords, pages.relevant, pages.irrelevant, source,
+                           prior=corpus.alpha)  # fmt: skip
+    result = replace(result, strategy=settings.crawl.strategy, source=source)
+    write_cache(result)
+    plot_distributions(result, settings.domain)
     corpus_f1 = separation(pages.relevant, pages.irrelevant, corpus.alpha).f1
     return LabelledCalibration(result, pages, corpus, corpus_f1)
