@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from kgcrawl.calibrate import Thresholds, cached, calibrate
-from kgcrawl.config import load_settings
+from kgcrawl.config import Calibration, load_settings
 from kgcrawl.crawl.strategies.base import uses_keywords
 from kgcrawl.scoring.thresholds import nearest_separation
 
@@ -50,7 +50,7 @@ GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
 POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
 PROFILES = ("default", "sparse", "flat")
 FLOOR = 0.15  # R at or below this is no topical page at all: left out of the EM fit
-TOLERANCE = 0.02  # calibration.tolerance's default
+TOLERANCE = Calibration().tolerance  # the default pipelines calibrate with
 LABELLERS = ("own", "fcits_oh", "bfs")  # whose crawl the labelled pages come from
 
 
