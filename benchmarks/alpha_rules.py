@@ -105,11 +105,11 @@ def prior_rule(cal: Thresholds, shifts: np.ndarray) -> Callable[[np.ndarray], fl
     return alpha
 
 
-Crawl = tuple[str, np.ndarray, np.ndarray, float, float]  # label, R, truth, best F1, α
+CrawlRow = tuple[str, np.ndarray, np.ndarray, float, float]  # label, R, truth, best F1, α
 
 
 def labelled_ratios(
-    crawls: dict[tuple[str, str, str], list[Crawl]],
+    crawls: dict[tuple[str, str, str], list[CrawlRow]],
     labeller: str,
     n: int,
     draws: int,
@@ -154,7 +154,7 @@ def main() -> None:
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift"]
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
     worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]] = {}
-    crawls: dict[tuple[str, str, str], list[Crawl]] = {}
+    crawls: dict[tuple[str, str, str], list[CrawlRow]] = {}
     for row in rows:
         scores = np.array([p[0] for p in row["pages"]])
         truth = np.array([p[1] for p in row["pages"]], bool)
