@@ -42,20 +42,22 @@ class Exported:
 
 def export_run(
     run_id: str,
-    fmt: str,
+    fmt: str | None = None,
     *,
     out: Path | None = None,
     relevant_only: bool = False,
     stdout: IO[str] | None = None,
 ) -> Exported:
-    """Write a run in `fmt`: into the folder `out`, else (CSV, JSON Lines) to `stdout`."""
-    fmt = ALIASES.get(fmt.lower(), fmt.lower())
-    if fmt not in FORMATS:
-        from kgcrawl.suggest import did_you_mean
+    """Write a run in `fmt` to `out` — a file when its name ends in a format's suffix
+    (`pages.jsonl`), else a folder — or, without `out`, (CSV, JSON Lines) to `stdout`.
 
-        raise ExportError(f"--format {fmt}: not a format{did_you_mean(fmt, FORMATS)} "
-                          f"(one of {', '.join(FORMATS)})")  # fmt: skip
-    if fmt == "markdown" and out is None:
+    Without `fmt` the file's suffix gives the format, and CSV otherwise.
+    """
+    named = _file_format(out)
+    fmt = _format(fmt or named or "csv")
+    if named and named != fmt:
+        raise ExportError(f"--out {out}: a .{named} file, but --format {fmt}")
+    if fmt == "markdown" and (out is None or named):
         raise ExportError("--format markdown writes one file per page: give --out DIR")
     with open_run(run_id) as run:
         if fmt == "markdown":
@@ -64,10 +66,34 @@ def export_run(
         note = _truth_lookup(run.meta)[1] if fmt == "csv" else None
         if out is None:
             return Exported(pages=write(run, stdout, relevant_only), note=note)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{run.run_id}.{fmt}"
+        path = out if named else out / f"{run.run_id}.{fmt}"
+        path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8", newline="") as file:
             return Exported([path], write(run, file, relevant_only), note)
+
+
+def _format(name: str) -> str:
+    """The format a `--format` value names (aliases included), or a one-line error."""
+    fmt = ALIASES.get(name.lower(), name.lower())
+    if fmt not in FORMATS:
+        from kgcrawl.suggest import did_you_mean
+
+        raise ExportError(f"--format {name}: not a format{did_you_mean(fmt, FORMATS)} "
+                          f"(one of {', '.join(FORMATS)})")  # fmt: skip
+    return fmt
+
+
+def _file_format(out: Path | None) -> str | None:
+    """The format an `--out` path's suffix names (`.csv`, `.jsonl`, `.json`, `.ndjson`),
+    None for a folder: one that exists, or a name without such a suffix.
+
+    >>> _file_format(Path("pages.JSONL")), _file_format(Path("trips-pages"))
+    ('jsonl', None)
+    """
+    if out is None or out.is_dir():
+        return None
+    fmt = ALIASES.get(out.suffix[1:].lower(), out.suffix[1:].lower())
+    return fmt if fmt in ("csv", "jsonl") else None
 
 
 def write_csv(run: Run, out: IO[str], relevant_only: bool = False) -> int:

@@ -80,6 +80,17 @@ def test_markdown_one_file_per_page_with_front_matter(home, tmp_path) -> None:
     assert body.lstrip().startswith(f"# {meta['title']}")
 
 
+def test_out_naming_a_file_writes_that_file_in_its_suffix_format(home, tmp_path) -> None:
+    path = tmp_path / "trips" / "pages.jsonl"
+    out = runner.invoke(app, ["runs", "export", home.run_id, "--out", str(path)])
+    assert out.exit_code == 0, out.output
+    pages = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(pages) == home.dp and all(p["text"] for p in pages)
+    with pytest.raises(ExportError, match=r"a \.jsonl file, but --format csv"):
+        export_run(home.run_id, "csv", out=tmp_path / "x.jsonl")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
 def test_markdown_needs_a_folder_and_formats_are_checked(home) -> None:
     out = runner.invoke(app, ["runs", "export", home.run_id, "-f", "markdown"])
     assert out.exit_code != 0

@@ -31,22 +31,24 @@ def runs_show(run_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
 def runs_export(
     run_id: Annotated[str, typer.Argument(help="Run id.")],
     fmt: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--format",
             "-f",
             help="csv (every outcome, with the sandbox's truth), jsonl (pages with main text "
-            "and concepts) or markdown (a file per page with YAML front matter).",
-            show_default=True,
+            "and concepts) or markdown (a file per page with YAML front matter). "
+            "Default: the --out file's suffix, else csv.",
         ),
-    ] = "csv",
+    ] = None,
     relevant_only: Annotated[
         bool, typer.Option("--relevant-only", help="Only the pages judged relevant.")
     ] = False,
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="Folder to write into (default: standard output; markdown needs one)."
+            "--out",
+            help="A .csv or .jsonl file, or a folder to write into (default: standard output; "
+            "markdown needs a folder).",
         ),
     ] = None,
     csv: Annotated[bool, typer.Option("--csv", hidden=True, help="Same as --format csv.")] = False,
