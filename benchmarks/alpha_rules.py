@@ -26,7 +26,8 @@ The rules:
 Then, for each domain and relevance model (the ontology's, or the keyword one of FCTS
 and FCITS), the α that every strategy's crawl of one world would pass with: the
 interval where all have F1 ≥ 0.9 × best, per profile, and what the profiles share.
-A rule for α can only pass every crawl if it lands in that shared interval.
+A rule for α can only pass every crawl if it lands in that shared interval. The same
+per domain and strategy: the α one strategy's crawls of the three profiles share.
 
     python benchmarks/alpha_rules.py FILE.json [FILE.json …] [--shifts 0.03 0.06]
         [--labelled 100 200] [--draws 5]
@@ -169,9 +170,10 @@ def main() -> None:
         for name, alpha in zip(names, alphas, strict=True):
             ratios[name].append((f1(scores, truth, alpha) / best, crawl))
         curve = np.array([f1(scores, truth, a) for a in GRID]) / best
-        worlds.setdefault((row["domain"], model), {}).setdefault(row["profile"], []).append(
-            (curve, row["alpha"])
-        )
+        for key in (model, row["label"].split()[0]):
+            worlds.setdefault((row["domain"], key), {}).setdefault(row["profile"], []).append(
+                (curve, row["alpha"])
+            )
         crawls.setdefault((row["profile"], row["domain"], model), []).append(
             (row["label"].split()[0], scores, truth, best, row["alpha"])
         )
@@ -187,12 +189,17 @@ def main() -> None:
         short = "; ".join(sorted({f"{c} {r:.2f}" for r, c in cells if r < 0.9}))
         print(f"| {name} | {len(values)} | {int((values >= 0.9).sum())} | {values.min():.2f} "
               f"| {np.median(values):.2f} | {short} |")  # fmt: skip
-    print_feasible(worlds)
+    models = {key: runs for key, runs in worlds.items() if key[1] in ("keywords", "ontology")}
+    print_feasible(models, "model")
+    print_feasible({key: runs for key, runs in worlds.items() if key not in models}, "strategy")
 
 
-def print_feasible(worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]]):
-    """Per domain and model: the α where every crawl of a profile has F1 ≥ 0.9 × best."""
-    print("\n| domain | model | calibrated α | " + " | ".join(PROFILES) + " | all profiles |")
+def print_feasible(
+    worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]], column: str
+) -> None:
+    """Per domain and model (or strategy): the α where every crawl of a profile has
+    F1 ≥ 0.9 × best."""
+    print(f"\n| domain | {column} | calibrated α | " + " | ".join(PROFILES) + " | all profiles |")
     print("| --- | --- | ---: |" + " ---: |" * (len(PROFILES) + 1))
     for (domain, model), profiles in sorted(worlds.items()):
         cells, shared = [], np.ones(len(GRID), bool)
@@ -200,7 +207,7 @@ def print_feasible(worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray
             runs = profiles.get(profile, [])
             passing = np.min([c for c, _ in runs], axis=0) >= 0.9 if runs else shared
             shared &= passing
-            cells.append(_interval(passing))
+            cells.append(_interval(passing) if runs else "n/a (no relevant page met)")
         alpha = sorted({round(a, 2) for runs in profiles.values() for _, a in runs})
         print(f"| {domain} | {model} | {', '.join(map(str, alpha))} | " + " | ".join(cells)
               + f" | {_interval(shared)} |")  # fmt: skip

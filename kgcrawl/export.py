@@ -1,4 +1,5 @@
-"""`kgcrawl runs export`: a run's pages as CSV, JSON Lines or Markdown files.
+"""`kgcrawl runs export` and `runs sample`: a run's pages as CSV, JSON Lines or Markdown
+files, or a sample of them as a truth file to label.
 
 CSV is every outcome in crawl order (failures too) with R(p) and, on the
 sandbox, the truth — for a spreadsheet or a notebook. JSON Lines is one
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from kgcrawl.runs import PageRecord, Run, open_run
 
 FORMATS = ("csv", "jsonl", "markdown")
 ALIASES = {"md": "markdown", "json": "jsonl", "ndjson": "jsonl"}
+SNIPPET = 400  # characters of main text a label sheet shows of each page
 CSV_COLUMNS = ("order", "url", "final_url", "host", "status", "reason", "relevance",
                "relevant", "truth", "title")  # fmt: skip
 
@@ -37,7 +40,7 @@ class Exported:
 
     files: list[Path] = field(default_factory=list)
     pages: int = 0
-    note: str | None = None  # why the truth column is empty on a sandbox run
+    note: str | None = None  # a line for the user: why the truth column is empty, what next
 
 
 def export_run(
@@ -70,6 +73,39 @@ def export_run(
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8", newline="") as file:
             return Exported([path], write(run, file, relevant_only), note)
+
+
+def write_label_sheet(run_id: str, out: Path, pages: int | None = None, seed: int = 0) -> Exported:
+    """`pages` downloaded pages of a run drawn at random (crawl order kept), written to
+    `out` as a truth file to fill in: {"url", "relevant": null, "title", "text"} a line.
+
+    A person sets each "relevant" to true or false; `calibrate --truth FILE --run RUN`
+    and `evaluate --truth` read the file and skip the lines still null. The draw is
+    uniform because α from labels needs the share of relevant pages the crawl met
+    (kgcrawl/labelled.py). An existing file is never overwritten: it may hold labels.
+    """
+    from kgcrawl.labelled import STEADY_PAGES
+
+    if out.exists():
+        raise ExportError(f"--out {out}: exists (it may hold your labels); give a new file")
+    with open_run(run_id) as run:
+        rows = [(page.url, page.title, page.text) for page in run.pages()]
+        domain = run.meta["domain"]
+    picked = sorted(
+        random.Random(seed).sample(range(len(rows)), min(pages or STEADY_PAGES, len(rows)))
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as file:
+        for url, title, text in (rows[i] for i in picked):
+            line = {
+                "url": url,
+                "relevant": None,
+                "title": title,
+                "text": " ".join(text.split())[:SNIPPET],
+            }
+            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+    then = f"kgcrawl calibrate {domain} --truth {out} --run {run_id}"
+    return Exported([out], len(picked), f'set each "relevant" to true or false, then: {then}')
 
 
 def _format(name: str) -> str:

@@ -86,7 +86,7 @@ class Labelled:
         if self.count < MIN_PAGES:
             raise CalibrationError(
                 f"{where}: {self.count} labelled pages; α needs at least {MIN_PAGES} "
-                f"({STEADY_PAGES} or more make it steady)"
+                f"({STEADY_PAGES} or more make it steady; `kgcrawl runs sample` draws them)"
             )
         if not self.relevant or not self.irrelevant:
             kind = "relevant" if self.relevant else "not relevant"

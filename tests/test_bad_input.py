@@ -181,6 +181,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("show dotdot", ["runs", "show", "../x"], "../x"),
         ("export unknown", ["runs", "export", "nosuch"], "nosuch"),
         ("export format", ["runs", "export", GOOD_RUN, "--format", "xml"], "xml"),
+        ("sample unknown", ["runs", "sample", "nosuch", "--out", "x.jsonl"], "nosuch"),
         ("export clash", ["runs", "export", GOOD_RUN, "-f", "csv", "--out", "x.jsonl"], "x.jsonl"),
         ("sync unknown", ["graph", "sync", "nosuch"], "nosuch"),
     ]

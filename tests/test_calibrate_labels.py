@@ -134,3 +134,30 @@ def test_a_run_counted_with_another_ontology_is_refused(home, capsys) -> None:
         main(["calibrate", "rainstorm", "--truth", str(truth), "--run", RUN])
     err = capsys.readouterr().err.strip()
     assert ended.value.code == 2 and f"run {RUN}: none of its pages was counted with" in err
+
+
+def test_a_sampled_sheet_labelled_in_part_calibrates_and_is_never_overwritten(home, capsys):
+    """`runs sample` → a person labels the lines → `calibrate --truth`, as a user would."""
+    settings, pages, tmp = home
+    sheet = tmp / "to-label.jsonl"
+    main(["runs", "sample", RUN, "--pages", "90", "--out", str(sheet)])
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"kgcrawl calibrate tourism --truth {sheet} --run {RUN}" in said
+    lines = [json.loads(line) for line in sheet.read_text(encoding="utf-8").splitlines()]
+    crawl_order = [url for url, _ in pages]
+    assert [line["url"] for line in lines] == [
+        u for u in crawl_order if u in {x["url"] for x in lines}
+    ]
+    assert len(lines) == 90 and all(line["relevant"] is None and line["text"] for line in lines)
+    labels = _by_median(pages)
+    for line in lines[:70]:  # the last 20 not labelled yet
+        line["relevant"] = labels[line["url"]]
+    filled = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    sheet.write_text(filled, encoding="utf-8")
+    main(["calibrate", "tourism", "--truth", str(sheet), "--run", RUN, *_sets(settings)])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"pages left out: {len(pages) - 70} not in {sheet}" in out
+    with pytest.raises(SystemExit) as ended:
+        main(["runs", "sample", RUN, "--out", str(sheet)])
+    assert ended.value.code == 2 and "exists (it may hold your labels)" in capsys.readouterr().err
+    assert sheet.read_text(encoding="utf-8") == filled

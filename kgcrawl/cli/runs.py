@@ -1,4 +1,4 @@
-"""`kgcrawl runs list|show|export`."""
+"""`kgcrawl runs list|show|export|sample`."""
 
 from __future__ import annotations
 
@@ -63,3 +63,21 @@ def runs_export(
     if done.files:
         where = done.files[0] if len(done.files) == 1 else done.files[0].parent
         notice(f"{done.pages} pages → {where}")
+
+
+@runs_app.command("sample")
+def runs_sample(
+    run_id: Annotated[str, typer.Argument(help="Run id.")],
+    out: Annotated[Path, typer.Option("--out", help="The file to write (JSON Lines).")],
+    pages: Annotated[
+        int | None,
+        typer.Option("--pages", min=1, help="How many (default: 200, which steadies α)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random draw.")] = 0,
+) -> None:
+    """Pages of a run drawn at random, as a truth file to label for calibrate --truth."""
+    from kgcrawl.export import write_label_sheet
+
+    done = write_label_sheet(run_id, out, pages, seed)
+    notice(f"{done.pages} pages → {out}")
+    notice(str(done.note))

@@ -4,6 +4,8 @@ The file is JSON Lines, one page a line:
 
     {"url": "http://example.org/a", "relevant": true}
 
+A line whose "relevant" is null is a page not labelled yet (`kgcrawl runs
+sample` writes such a file to fill in): it is skipped, and counted.
 Its URLs and the crawled ones are put in the same canonical form
 (text.urls.canonical_url), so two spellings of one page meet. True harvest
 counts the crawled pages the file calls relevant; recall is the share of its
@@ -30,6 +32,7 @@ class ManifestJudge(Judge):
 
     path: Path
     labels: Mapping[str, bool]
+    unlabelled: int = 0  # lines whose "relevant" is still null
 
     def page(self, url: str) -> str:
         return canonical_url(url) or url
@@ -40,9 +43,10 @@ class ManifestJudge(Judge):
     @property
     def about(self) -> str:
         relevant = sum(self.labels.values())
+        waiting = f", {self.unlabelled:,} not labelled yet" if self.unlabelled else ""
         return (
             f"{self.path}: {len(self.labels):,} pages, {relevant:,} relevant (the recall "
-            "denominator); a crawled page it does not list counts as not relevant"
+            f"denominator){waiting}; a crawled page it does not list counts as not relevant"
         )
 
 
@@ -56,10 +60,14 @@ def read_truth(path: Path) -> ManifestJudge:
         raise EvaluationError(f"{path}: cannot read the truth file ({exc})") from None
     labels: dict[str, bool] = {}
     first_line: dict[str, int] = {}
+    unlabelled = 0
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         key, relevant = _entry(line, f"{path} line {number}")
+        if relevant is None:
+            unlabelled += 1
+            continue
         if key in labels and labels[key] != relevant:
             raise EvaluationError(
                 f"{path} line {number}: {key} is labelled {str(labels[key]).lower()} "
@@ -68,13 +76,15 @@ def read_truth(path: Path) -> ManifestJudge:
         labels[key] = relevant
         first_line.setdefault(key, number)
     if not labels:
+        if unlabelled:
+            raise EvaluationError(f'{path}: no page labelled yet (set "relevant" to true or false)')
         raise EvaluationError(f"{path}: no page in the truth file")
     recall_keys = frozenset(key for key, relevant in labels.items() if relevant)
-    return ManifestJudge(path=path, labels=labels, recall_keys=recall_keys)
+    return ManifestJudge(path=path, labels=labels, recall_keys=recall_keys, unlabelled=unlabelled)
 
 
-def _entry(line: str, where: str) -> tuple[str, bool]:
-    """(canonical URL, relevant) of one line."""
+def _entry(line: str, where: str) -> tuple[str, bool | None]:
+    """(canonical URL, relevant) of one line; None: a page not labelled yet."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -84,7 +94,7 @@ def _entry(line: str, where: str) -> tuple[str, bool]:
     url, relevant = record.get("url"), record.get("relevant")
     if not isinstance(url, str):
         raise EvaluationError(f'{where}: no "url" (a string)')
-    if not isinstance(relevant, bool):
+    if "relevant" not in record or not isinstance(relevant, bool | None):
         raise EvaluationError(f'{where}: no "relevant" (true or false)')
     key = canonical_url(url)
     if key is None:

@@ -203,6 +203,7 @@ def test_the_file_and_the_crawl_spell_urls_the_same_way(tmp_path) -> None:
           '{"url": "http://A.test/#x", "relevant": false}'],
          r"line 2: http://a.test/ is labelled true on line 1"),
         ([""], r"no page in the truth file"),
+        (['{"url": "http://a.test/", "relevant": null}'], r"no page labelled yet"),
     ],
 )  # fmt: skip
 def test_a_bad_truth_file_names_the_file_and_line(tmp_path, lines, error) -> None:
@@ -224,3 +225,13 @@ def test_a_bad_truth_file_stops_the_evaluation_before_any_crawl(tmp_path, monkey
         err = capsys.readouterr().err.strip()
         assert message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "home" / "runs").exists() and not (tmp_path / "out").exists()
+
+
+def test_lines_not_labelled_yet_are_skipped_and_counted(tmp_path) -> None:
+    path = tmp_path / "sheet.jsonl"
+    path.write_text('{"url": "http://a.test/", "relevant": true, "title": "A"}\n'
+                    '{"url": "http://b.test/", "relevant": null}\n', encoding="utf-8")  # fmt: skip
+    judge = read_truth(path)
+    assert dict(judge.labels) == {"http://a.test/": True}
+    assert judge.label(judge.page("http://b.test/")) is None
+    assert "1 pages, 1 relevant (the recall denominator), 1 not labelled yet" in judge.about
