@@ -30,7 +30,9 @@ sandbox_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(sandbox_app, name="sandbox")
-runs_app = typer.Typer(help="List, inspect and export crawl runs.", no_args_is_help=True)
+runs_app = typer.Typer(
+    help="List, inspect and export crawl runs; sample pages to label.", no_args_is_help=True
+)
 app.add_typer(runs_app, name="runs")
 
 console = Console()
