@@ -91,6 +91,8 @@ def write_label_sheet(run_id: str, out: Path, pages: int | None = None, seed: in
     with open_run(run_id) as run:
         rows = [(page.url, page.title, page.text) for page in run.pages()]
         domain = run.meta["domain"]
+    if not rows:
+        raise ExportError(f"run {run_id}: no page downloaded yet, nothing to label")
     picked = sorted(
         random.Random(seed).sample(range(len(rows)), min(pages or STEADY_PAGES, len(rows)))
     )

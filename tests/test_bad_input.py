@@ -182,6 +182,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("export unknown", ["runs", "export", "nosuch"], "nosuch"),
         ("export format", ["runs", "export", GOOD_RUN, "--format", "xml"], "xml"),
         ("sample unknown", ["runs", "sample", "nosuch", "--out", "x.jsonl"], "nosuch"),
+        ("sample no page", ["runs", "sample", GOOD_RUN, "--out", "x.jsonl"], GOOD_RUN),
         ("export clash", ["runs", "export", GOOD_RUN, "-f", "csv", "--out", "x.jsonl"], "x.jsonl"),
         ("sync unknown", ["graph", "sync", "nosuch"], "nosuch"),
     ]
