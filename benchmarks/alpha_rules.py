@@ -16,6 +16,8 @@ The rules:
 - `prior+shift`: the same, the two densities also moved by the δ (−0.15 … +0.10) that
   fits the crawl's R best, for a world whose pages score lower or higher than the
   calibration's (a narrow register);
+- `f × q90`: α scaled to the crawl, f times the 90th percentile of its R above FLOOR
+  (mostly relevant pages, whatever the share of them), the calibrated α below 30 such pages;
 - `labelled S n`: α as `kgcrawl calibrate --truth --run` chooses it (the crawl's calibrated
   α moved into the range whose F1 is within the tolerance of the best, `nearest_separation`)
   on n pages drawn at random from a crawl with their true labels: S = own, each crawl's own
@@ -30,7 +32,7 @@ A rule for α can only pass every crawl if it lands in that shared interval. The
 per domain and strategy: the α one strategy's crawls of the three profiles share.
 
     python benchmarks/alpha_rules.py FILE.json [FILE.json …] [--shifts 0.03 0.06]
-        [--labelled 100 200] [--draws 5]
+        [--scales 0.82 0.84 0.86] [--labelled 100 200] [--draws 5]
 """
 
 from __future__ import annotations
@@ -106,6 +108,13 @@ def prior_rule(cal: Thresholds, shifts: np.ndarray) -> Callable[[np.ndarray], fl
     return alpha
 
 
+def scaled_alpha(scores: np.ndarray, factor: float, calibrated: float) -> float:
+    """`factor` × the 90th percentile of the crawl's R above FLOOR (≥ 30 pages), else
+    the calibrated α: the crawl's relevant pages set the scale, whatever their share."""
+    topical = scores[scores > FLOOR]
+    return factor * float(np.quantile(topical, 0.9)) if len(topical) >= 30 else calibrated
+
+
 CrawlRow = tuple[str, np.ndarray, np.ndarray, float, float]  # label, R, truth, best F1, α
 
 
@@ -148,11 +157,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--shifts", nargs="+", type=float, default=[0.03, 0.06])
+    parser.add_argument("--scales", nargs="+", type=float, default=[0.82, 0.84, 0.86])
     parser.add_argument("--labelled", nargs="+", type=int, default=[100, 200])
     parser.add_argument("--draws", type=int, default=5)
     args = parser.parse_args()
     rows = [row for path in args.files for row in json.loads(Path(path).read_text())]
-    names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift"]
+    names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift",
+             *(f"{f:.2f} × q90" for f in args.scales)]  # fmt: skip
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
     worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]] = {}
     crawls: dict[tuple[str, str, str], list[CrawlRow]] = {}
@@ -165,7 +176,8 @@ def main() -> None:
         cal, model = thresholds(row["domain"], row["label"].split()[0])
         alphas = [row["alpha"], *(row["alpha"] + d for d in args.shifts),
                   prior_rule(cal, np.array([0.0]))(scores),
-                  prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores)]  # fmt: skip
+                  prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores),
+                  *(scaled_alpha(scores, f, row["alpha"]) for f in args.scales)]  # fmt: skip
         crawl = f"{row['profile']}/{row['domain']}/{row['label']}"
         for name, alpha in zip(names, alphas, strict=True):
             ratios[name].append((f1(scores, truth, alpha) / best, crawl))

@@ -82,14 +82,18 @@ def write_label_sheet(run_id: str, out: Path, pages: int | None = None, seed: in
     A person sets each "relevant" to true or false; `calibrate --truth FILE --run RUN`
     and `evaluate --truth` read the file and skip the lines still null. The draw is
     uniform because α from labels needs the share of relevant pages the crawl met
-    (kgcrawl/labelled.py). An existing file is never overwritten: it may hold labels.
+    (kgcrawl/labelled.py), and from the pages of the run's last ontology version, the
+    only ones calibration can score when it is today's. An existing file is never
+    overwritten: it may hold labels.
     """
+    from kgcrawl.crawl.versions import recorded
     from kgcrawl.labelled import STEADY_PAGES
 
     if out.exists():
         raise ExportError(f"--out {out}: exists (it may hold your labels); give a new file")
     with open_run(run_id) as run:
-        rows = [(page.url, page.title, page.text) for page in run.pages()]
+        since = recorded(run.meta)[-1].first
+        rows = [(page.url, page.title, page.text) for page in run.pages() if page.seq >= since]
         domain = run.meta["domain"]
     if not rows:
         raise ExportError(f"run {run_id}: no page downloaded yet, nothing to label")

@@ -6,6 +6,7 @@ The file is JSON Lines, one page a line:
 
 A line whose "relevant" is null is a page not labelled yet (`kgcrawl runs
 sample` writes such a file to fill in): it is skipped, and counted.
+
 Its URLs and the crawled ones are put in the same canonical form
 (text.urls.canonical_url), so two spellings of one page meet. True harvest
 counts the crawled pages the file calls relevant; recall is the share of its

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -181,8 +182,17 @@ def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
         assert engine.replay() == len(mentions), "the log replays through the switch"
         assert (engine.crawl.counters.dp, engine.crawl.counters.lp) == (meta["dp"], meta["lp"])
         assert len(engine.crawl.topic.weights) == len(read_ontology(v2).concepts)
+        on_v2 = {o.final_url for o in state.outcomes() if o.downloaded and o.seq >= switch_at}
     finally:
         state.close()
+
+    sheet = tmp_path / "sheet.jsonl"
+    sample = [sys.executable, "-m", "kgcrawl", "runs", "sample", "v", "--pages", "1000",
+              "--out", str(sheet)]  # fmt: skip
+    sampled = subprocess.run(sample, env=env, capture_output=True, text=True, timeout=60)
+    assert sampled.returncode == 0, sampled.stderr
+    drawn = {json.loads(line)["url"] for line in sheet.read_text(encoding="utf-8").splitlines()}
+    assert drawn == on_v2, "pages to label: those of the last version, which calibration scores"
 
     shown = subprocess.run([sys.executable, "-m", "kgcrawl", "runs", "show", "v"],
                            env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
