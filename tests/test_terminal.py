@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import typer
 from rich.console import Console
@@ -62,12 +63,28 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
     assert re.search(rf"\b{home.dp}\b", summary) and re.search(rf"\b{home.outcomes}\b", summary)
     assert f"{home.lp / home.dp:.1%}" in summary
     assert summary.rstrip().endswith("page budget reached")
+    assert home.lp > 0 and "no page passed" not in summary
     assert re.search(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", listing)
     assert re.search(r"started_at\s+│\s+\d{4}-\d\d-\d\dT", details)
     assert re.search(r"failed: http 404\s+│\s+1 ", details)
     wide = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     wide.print(crawl_summary(home))
     assert "┃ run" in wide.export_text()  # a table where it fits
+
+
+def test_a_crawl_where_no_page_passed_alpha_says_the_highest_r_and_what_to_do(
+    sandbox, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    result = kgcrawl.crawl("tourism", max_pages=10, resolve=sandbox.resolve,
+                           set={**FIXED, "relevance.alpha": 0.99})  # fmt: skip
+    text = " ".join(at_80(crawl_summary(result)).split())
+    p10, p50, p90 = np.percentile(result.relevances, [10, 50, 90])
+    assert result.lp == 0 and len(result.relevances) == 10
+    assert f"R(p) of 10 pages: p10 {p10:.3f} p50 {p50:.3f} p90 {p90:.3f}" in text
+    assert f"no page passed α = 0.990 (highest R(p) {max(result.relevances):.3f})" in text
+    assert "`kgcrawl calibrate DOMAIN` recalibrates α" in text
+    assert f"`kgcrawl runs sample {result.run_id} --out labels.jsonl`" in text
 
 
 def test_weights_and_pipeline_check_fit_80_columns(monkeypatch) -> None:

@@ -82,7 +82,8 @@ def relevance_line(result: CrawlResult) -> str:
     if result.lp == 0:
         line += (
             f"\nno page passed α = {result.alpha:.3f} (highest R(p) {max(result.relevances):.3f});"
-            " `kgcrawl calibrate DOMAIN` recalibrates α for the ontology"
+            " `kgcrawl calibrate DOMAIN` recalibrates α for the ontology, or label pages:"
+            f" `kgcrawl runs sample {result.run_id} --out labels.jsonl`"
         )
     return line
 
