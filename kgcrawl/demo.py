@@ -258,7 +258,7 @@ def _refresh(
         state.close()
         return None, (
             f"{exc} (no page passed α = {alpha:.2f}; the highest R(p) was {highest or 0:.2f}; "
-            "--set relevance.alpha=… moves the bar)"
+            "--set relevance.alpha=A with a lower A moves the bar)"
         )
 
 

@@ -23,12 +23,15 @@ SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## α against the trut
 
 
 def _demo(home: Path, out: Path, *args: str) -> str:
+    """The report of a demo run at 80 columns, whose terminal output cut no table cell."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KGCRAWL_HOME", str(home))
         patch.delenv("KGCRAWL_GRAPH_URI", raising=False)
         argv = ["demo", "--out", str(out), "--sandbox-size", "small", "--workers", "4", *args]
-        result = CliRunner().invoke(app, argv, catch_exceptions=False)
+        result = CliRunner().invoke(app, argv, catch_exceptions=False, env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
+    cut = [line for line in result.output.splitlines() if "…" in line]
+    assert not cut, f"cells cut at 80 columns: {cut}"
     return (out / "report.md").read_text(encoding="utf-8")
 
 

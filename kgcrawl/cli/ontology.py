@@ -93,8 +93,8 @@ def build_ontology(
 ) -> None:
     """Build a domain ontology from a corpus with formal concept analysis (lattice → taxonomy)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.table import Table
 
+    from kgcrawl.fit import folding_table
     from kgcrawl.ontology.build import BuildOptions
     from kgcrawl.ontology.build import build_ontology as build
 
@@ -125,7 +125,7 @@ def build_ontology(
             bar.update(task, description=stage, completed=done, total=total or None)
 
         result = build(corpus, options, progress)
-    table = Table("", "", title=f"build-ontology {result.domain}", show_header=False)
+    table = folding_table("", "", title=f"build-ontology {result.domain}", show_header=False)
     for what, value in result.summary():
         table.add_row(what, value)
     console.print(table)
@@ -165,6 +165,8 @@ def _print_refresh(result) -> None:
     """The new terms and where they went, then what the refresh read and wrote."""
     from rich.table import Table
 
+    from kgcrawl.fit import folding_table
+
     added = Table(
         "term", "placed under", "relevant pages", "irrelevant pages", "score",
         title=f"new terms for {result.domain}",
@@ -175,7 +177,7 @@ def _print_refresh(result) -> None:
             str(term.irrelevant_pages), f"{term.score:.3f}",
         )  # fmt: skip
     console.print(added if result.added else "no new term found")
-    summary = Table("", "", title=f"refresh-ontology {result.domain}", show_header=False)
+    summary = folding_table("", "", title=f"refresh-ontology {result.domain}", show_header=False)
     for what, value in result.summary():
         summary.add_row(what, value)
     console.print(summary)

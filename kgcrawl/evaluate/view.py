@@ -7,12 +7,12 @@ from contextlib import contextmanager
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from kgcrawl.crawl.ended import ended_early
 from kgcrawl.evaluate.jobs import CrawlStatus
 from kgcrawl.evaluate.metrics import MetricsRow, compared_rows
 from kgcrawl.evaluate.report import EARLY_MARK, at_dp, early_runs
+from kgcrawl.fit import Records
 
 
 @contextmanager
@@ -43,19 +43,22 @@ def evaluation_progress(console: Console) -> Iterator[Callable[[CrawlStatus], No
         yield show
 
 
-def final_table(rows: list[MetricsRow], title: str = "values") -> Table:
+def final_table(rows: list[MetricsRow], title: str = "values") -> Records:
     """Each run at the largest DP every run reached; † marks a run that ended before its budget."""
     compared = compared_rows(rows)
     early = early_runs(compared.rows)
     runs = "; ".join(f"{name} ({', '.join(how)})" for name, how in early.items())
     caption = f"{EARLY_MARK} ended before its page budget: {runs}" if early else None
-    table = Table("strategy", "repeat", "DP", "LP", "AC", "AR", "SD", "true harvest", "recall",
-                  title=f"{title} {at_dp(compared)}", caption=caption)  # fmt: skip
+    repeats = any(row.repeat for row in compared.rows)  # the column only when there are some
+    numbers = ("DP", "LP", "AC", "AR", "SD", "true harvest", "recall")
+    columns = ("strategy", *(("repeat",) if repeats else ()), *numbers)
+    table = Records(columns, title=f"{title} {at_dp(compared)}", caption=caption,
+                    numeric=frozenset(numbers))  # fmt: skip
     for row in compared.rows:
         name = f"{row.strategy} {EARLY_MARK}" if ended_early(row.ended) else row.strategy
-        table.add_row(name, str(row.repeat), f"{row.dp:,}", f"{row.lp:,}",
-                      f"{row.ac:.2%}", f"{row.ar:.4f}", f"{row.sd:.4f}", _share(row.true_harvest),
-                      _share(row.recall))  # fmt: skip
+        table.add_row(name, *((str(row.repeat),) if repeats else ()), f"{row.dp:,}",
+                      f"{row.lp:,}", f"{row.ac:.2%}", f"{row.ar:.4f}", f"{row.sd:.4f}",
+                      _share(row.true_harvest), _share(row.recall))  # fmt: skip
     return table
 
 

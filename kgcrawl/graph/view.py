@@ -7,20 +7,30 @@ import io
 import json
 from typing import Any
 
-from rich.table import Table
-
+from kgcrawl.fit import Records
 from kgcrawl.graph.store import QueryResult
 
 CELL_CHARS = 120
 
 
-def result_table(result: QueryResult, title: str | None = None) -> Table:
-    """Long values (page text) cut to CELL_CHARS; the caption counts the rows."""
-    table = Table(*result.columns, title=title, caption=f"{len(result.rows)} rows")
+def result_table(result: QueryResult, title: str | None = None) -> Records:
+    """A table where it fits, else a key: value block per row (kgcrawl/fit.py); long
+    values (page text) cut to CELL_CHARS; the caption counts the rows."""
+    numbers = {
+        column
+        for i, column in enumerate(result.columns)
+        if result.rows and all(_is_number(row[i]) for row in result.rows)
+    }
+    table = Records(result.columns, title=title, caption=f"{len(result.rows)} rows",
+                    numeric=frozenset(numbers))  # fmt: skip
     for row in result.rows:
         cells = [_text(value) for value in row]
         table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
     return table
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def result_json(result: QueryResult) -> str:
