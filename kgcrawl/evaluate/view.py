@@ -49,7 +49,7 @@ def final_table(rows: list[MetricsRow], title: str = "values") -> Records:
     early = early_runs(compared.rows)
     runs = "; ".join(f"{name} ({', '.join(how)})" for name, how in early.items())
     caption = f"{EARLY_MARK} ended before its page budget: {runs}" if early else None
-    repeats = any(row.repeat for row in compared.rows)  # the column only when there are some
+    repeats = any(row.repeat for row in compared.rows)  # else no repeat column: 80 columns
     numbers = ("DP", "LP", "AC", "AR", "SD", "true harvest", "recall")
     columns = ("strategy", *(("repeat",) if repeats else ()), *numbers)
     table = Records(columns, title=f"{title} {at_dp(compared)}", caption=caption,

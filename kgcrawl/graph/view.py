@@ -16,14 +16,10 @@ CELL_CHARS = 120
 def result_table(result: QueryResult, title: str | None = None) -> Records:
     """A table where it fits, else a key: value block per row (kgcrawl/fit.py); long
     values (page text) cut to CELL_CHARS; the caption counts the rows."""
-    numbers = {
-        column
-        for i, column in enumerate(result.columns)
-        if result.rows and all(_is_number(row[i]) for row in result.rows)
-    }
-    table = Records(result.columns, title=title, caption=f"{len(result.rows)} rows",
-                    numeric=frozenset(numbers))  # fmt: skip
-    for row in result.rows:
+    rows, columns = result.rows, result.columns
+    numbers = frozenset(c for i, c in enumerate(columns) if all(_is_number(r[i]) for r in rows))
+    table = Records(columns, title=title, caption=f"{len(rows)} rows", numeric=numbers)
+    for row in rows:
         cells = [_text(value) for value in row]
         table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
     return table
