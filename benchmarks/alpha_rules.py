@@ -165,7 +165,9 @@ def main() -> None:
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift",
              *(f"{f:.2f} × q90" for f in args.scales)]  # fmt: skip
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
-    worlds: dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]] = {}
+    Curves = dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]]
+    by_model: Curves = {}  # (domain, relevance model) → profile → (F1 curve, α) per crawl
+    by_strategy: Curves = {}  # (domain, strategy) → the same
     crawls: dict[tuple[str, str, str], list[CrawlRow]] = {}
     for row in rows:
         scores = np.array([p[0] for p in row["pages"]])
@@ -173,7 +175,8 @@ def main() -> None:
         if not truth.any():
             continue  # no relevant page met: no F1 to compare
         best = max(f1(scores, truth, a) for a in GRID)
-        cal, model = thresholds(row["domain"], row["label"].split()[0])
+        strategy = row["label"].split()[0]
+        cal, model = thresholds(row["domain"], strategy)
         alphas = [row["alpha"], *(row["alpha"] + d for d in args.shifts),
                   prior_rule(cal, np.array([0.0]))(scores),
                   prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores),
@@ -182,12 +185,12 @@ def main() -> None:
         for name, alpha in zip(names, alphas, strict=True):
             ratios[name].append((f1(scores, truth, alpha) / best, crawl))
         curve = np.array([f1(scores, truth, a) for a in GRID]) / best
-        for key in (model, row["label"].split()[0]):
+        for worlds, key in ((by_model, model), (by_strategy, strategy)):
             worlds.setdefault((row["domain"], key), {}).setdefault(row["profile"], []).append(
                 (curve, row["alpha"])
             )
         crawls.setdefault((row["profile"], row["domain"], model), []).append(
-            (row["label"].split()[0], scores, truth, best, row["alpha"])
+            (strategy, scores, truth, best, row["alpha"])
         )
     rng = np.random.default_rng(0)
     for labeller in LABELLERS:
@@ -201,9 +204,8 @@ def main() -> None:
         short = "; ".join(sorted({f"{c} {r:.2f}" for r, c in cells if r < 0.9}))
         print(f"| {name} | {len(values)} | {int((values >= 0.9).sum())} | {values.min():.2f} "
               f"| {np.median(values):.2f} | {short} |")  # fmt: skip
-    models = {key: runs for key, runs in worlds.items() if key[1] in ("keywords", "ontology")}
-    print_feasible(models, "model")
-    print_feasible({key: runs for key, runs in worlds.items() if key not in models}, "strategy")
+    print_feasible(by_model, "model")
+    print_feasible(by_strategy, "strategy")
 
 
 def print_feasible(
