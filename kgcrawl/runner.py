@@ -31,6 +31,7 @@ from kgcrawl.crawl.engine import (
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import switch_ontology
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS
 
 if TYPE_CHECKING:
     from kgcrawl.graph.sync import GraphSink
@@ -49,11 +50,13 @@ def sandbox_process(
     slow_delay: float = 0.5,
     hang: float = 30.0,
     profile: str = "default",
+    crawl_delay: float = CRAWL_DELAY_SECONDS,
 ) -> Iterator[list[str]]:
     """`kgcrawl sandbox serve` in a child process (its own core); yields the --resolve list."""
     command = [sys.executable, "-m", "kgcrawl", "sandbox", "serve", "--port", "0",
                "--seed", str(seed), "--size", size, "--profile", profile,
                "--slow-delay", str(slow_delay), "--hang", str(hang),
+               "--crawl-delay", str(crawl_delay),
                "--parent", str(os.getpid())]  # fmt: skip
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kgcrawl.cli.common import console, sandbox_app
+from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS
 
 SandboxSeed = Annotated[int, typer.Option("--seed", help="World seed.")]
 SandboxSize = Annotated[
@@ -36,6 +37,9 @@ def sandbox_serve(
     hang: Annotated[
         float, typer.Option("--hang", help="Seconds /live/ pages stall mid-body.")
     ] = 30.0,
+    crawl_delay: Annotated[
+        float, typer.Option("--crawl-delay", help="Crawl-delay of crawl-delay hosts' robots.txt.")
+    ] = CRAWL_DELAY_SECONDS,
     parent: Annotated[
         int | None, typer.Option("--parent", hidden=True, help="Exit when this process does.")
     ] = None,
@@ -58,7 +62,8 @@ def sandbox_serve(
         console.print(f"--resolve '{server.resolve[0]}'", highlight=False)
         sys.stdout.flush()
 
-    serve(world, port, slow_delay=slow_delay, hang_seconds=hang, ready=ready)
+    timing = dict(slow_delay=slow_delay, hang_seconds=hang, crawl_delay=crawl_delay)
+    serve(world, port, **timing, ready=ready)
 
 
 @sandbox_app.command("truth")

@@ -16,7 +16,7 @@ article's index in its channel, `<aid>` its public id.
 - robots — `/robots.txt` has `Disallow: /member/` for all agents (pages
   `/member/<k>.html` exist and are linked) and `Disallow: /print/` for `kgcrawl` only
   (`/print/<aid>.html`, printer copies of articles, linked from them).
-- crawl-delay — `/robots.txt` has `Crawl-delay: 2`.
+- crawl-delay — `/robots.txt` has `Crawl-delay: 2` (`crawl_delay`, a server option).
 - robots-error — `/robots.txt` answers 503.
 - slow — every path answers after `slow_delay` seconds (server option).
 - stall — `/live/<n>.html` on slow hosts sends its headers and 1 KB, then stalls

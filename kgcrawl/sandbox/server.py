@@ -7,7 +7,8 @@ server. The server binds 127.0.0.1 only.
 
 Timing hazards live here, the pages in `world.py`: slow hosts wait
 `slow_delay` seconds before answering, `/live/` pages stall `hang_seconds`
-after their first kilobyte, reset pages close the connection with a TCP RST,
+after their first kilobyte, robots.txt of crawl-delay hosts asks for
+`crawl_delay` seconds, reset pages close the connection with a TCP RST,
 and transient errors answer 503 the first time a URL is asked for (the last
 `TRANSIENT_MEMORY` such URLs are remembered).
 
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
-from kgcrawl.sandbox.hazards import LIVE_HEAD_BYTES, Hazard
+from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, LIVE_HEAD_BYTES, Hazard
 from kgcrawl.sandbox.world import Reply, World
 
 TRANSIENT_MEMORY = 10_000
@@ -95,7 +96,7 @@ class _Handler(BaseHTTPRequestHandler):
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         sandbox.begin(host)
         try:
-            reply = sandbox.world.respond(host, target)
+            reply = sandbox.world.respond(host, target, sandbox.crawl_delay)
         except Exception:  # a bug in the world: answer like a broken server, and say why
             traceback.print_exc()
             reply = Reply(500, (("Content-Type", "text/plain"),), b"sandbox error")
@@ -167,11 +168,13 @@ class SandboxServer:
         *,
         slow_delay: float = 0.5,
         hang_seconds: float = 30.0,
+        crawl_delay: float = CRAWL_DELAY_SECONDS,
         log_size: int = 20_000,
     ):
         self.world = world
         self.slow_delay = slow_delay
         self.hang_seconds = hang_seconds
+        self.crawl_delay = crawl_delay
         self.stopping = threading.Event()
         self._log: deque[Access] = deque(maxlen=log_size)
         self._seen: OrderedDict[tuple[str, str], None] = OrderedDict()
@@ -270,6 +273,7 @@ def serve(
     *,
     slow_delay: float = 0.5,
     hang_seconds: float = 30.0,
+    crawl_delay: float = CRAWL_DELAY_SECONDS,
     ready: Callable[[SandboxServer], None] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then stop cleanly; `ready` is told the bound server."""
@@ -278,7 +282,8 @@ def serve(
         sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)
     }
     try:
-        with SandboxServer(world, port, slow_delay=slow_delay, hang_seconds=hang_seconds) as server:
+        timing = dict(slow_delay=slow_delay, hang_seconds=hang_seconds, crawl_delay=crawl_delay)
+        with SandboxServer(world, port, **timing) as server:
             if ready is not None:
                 ready(server)
             stop.wait()

@@ -153,8 +153,11 @@ class World:
         h = self.hosts[host]
         return f"{h.scheme}://{h.name}{path_for(h, route)}"
 
-    def respond(self, host_name: str, target: str) -> Reply:
-        """The response to `GET target` with `Host: host_name` (port and scheme ignored)."""
+    def respond(
+        self, host_name: str, target: str, crawl_delay: float = CRAWL_DELAY_SECONDS
+    ) -> Reply:
+        """The response to `GET target` with `Host: host_name` (port and scheme ignored);
+        robots.txt of a crawl-delay host asks for `crawl_delay` seconds (a server option)."""
         r = self._resolve(host_name.lower(), target)
         if r.status == 0:
             return Reply(0, (), fault=Hazard.RESET)
@@ -168,7 +171,7 @@ class World:
         assert r.content is not None and r.route is not None and r.host is not None
         t = r.route.type
         if t is PageType.ROBOTS:
-            return Reply(200, _TEXT, self._robots(r.host).encode(), slow=slow)
+            return Reply(200, _TEXT, self._robots(r.host, crawl_delay).encode(), slow=slow)
         if t is PageType.PDF:
             text = f"{r.content.name} attachment {r.route.number}: {r.content.title}"
             return Reply(200, (("Content-Type", "application/pdf"),), pdf_document(text), slow=slow)
@@ -324,14 +327,12 @@ class World:
             and digest(self.seed, host.name, "robots") % 3 == 0
         )
 
-    def _robots(self, host: Host) -> str:
+    def _robots(self, host: Host, crawl_delay: float) -> str:
         lines = [
             "User-agent: *",
             "Disallow: /member/" if Hazard.ROBOTS in host.hazards else "Disallow:",
         ]
-        delay = (
-            [f"Crawl-delay: {CRAWL_DELAY_SECONDS}"] if Hazard.CRAWL_DELAY in host.hazards else []
-        )
+        delay = [f"Crawl-delay: {crawl_delay:g}"] if Hazard.CRAWL_DELAY in host.hazards else []
         lines += delay
         if Hazard.ROBOTS in host.hazards:
             lines += ["", "User-agent: kgcrawl", "Disallow: /member/", "Disallow: /print/", *delay]

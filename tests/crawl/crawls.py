@@ -32,12 +32,15 @@ BASE = {
     "crawl.checkpoint_every": 20,
 }
 DEADLINE = 240
+# the sandbox's timing hazards, cut short: the waits of crawls that test something else
+QUICK = {"slow_delay": 0.05, "hang_seconds": 1.0, "crawl_delay": 0.1}
 
 
 @contextmanager
 def quick_sandbox() -> Iterator[list[str]]:
-    """The small world (seed 0) on 127.0.0.1, slow hosts 0.05 s, stalls 1 s; yields --resolve."""
-    with SandboxServer(World(0, "small"), slow_delay=0.05, hang_seconds=1.0) as server:
+    """The small world (seed 0) on 127.0.0.1, slow hosts 0.05 s, stalls 1 s, Crawl-delay 0.1 s;
+    yields --resolve."""
+    with SandboxServer(World(0, "small"), **QUICK) as server:
         yield server.resolve
 
 

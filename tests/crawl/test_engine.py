@@ -25,7 +25,7 @@ STRATEGIES = ("bfs", "ops", "fcsa", "fcts", "fcits", "fcoits", "fcits_oh")
 @pytest.fixture(scope="module")
 def web() -> list[str]:
     """The small sandbox world in a child process, timing hazards shortened."""
-    with sandbox_process(0, "small", slow_delay=0.1, hang=2.0) as resolve:
+    with sandbox_process(0, "small", slow_delay=0.1, hang=2.0, crawl_delay=0.1) as resolve:
         yield resolve
 
 

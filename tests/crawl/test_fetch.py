@@ -136,4 +136,4 @@ def test_crawl_delay_is_honoured(sandbox) -> None:
     fetcher.fetch(robots.replace("robots.txt", "") + "?again=1")
     log = sorted(sandbox.access_log(host), key=lambda a: a.start)
     assert [a.path.split("?")[0] for a in log][:1] == ["/robots.txt"]
-    assert log[-1].start - log[-2].end >= 2 * 0.95  # Crawl-delay: 2
+    assert log[-1].start - log[-2].end >= sandbox.server.crawl_delay * 0.95

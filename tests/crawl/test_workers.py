@@ -8,7 +8,7 @@ from kgcrawl.crawl.analyse import StageTimes
 from kgcrawl.crawl.analysers import analyser_count
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import LocalWorkers
-from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, Hazard
+from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
@@ -25,7 +25,7 @@ def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> 
     slow = workers.submit(sandbox.world.hazard_urls(Hazard.CRAWL_DELAY)[0]).result()
     workers.close()
     assert plain.outcome.downloaded and plain.delay == 0.25
-    assert slow.delay == CRAWL_DELAY_SECONDS > 0.25
+    assert slow.delay == sandbox.server.crawl_delay > 0.25
 
 
 def test_a_url_no_host_answers_rests_the_plain_delay(sandbox) -> None:

@@ -7,12 +7,17 @@ import signal
 import subprocess
 import sys
 import time
+from urllib.parse import urlsplit
 
 import pytest
 import requests
+from protego import Protego
 from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
+from kgcrawl.runner import sandbox_process
+from kgcrawl.sandbox.hazards import Hazard
+from kgcrawl.sandbox.world import World
 
 runner = CliRunner()
 
@@ -91,3 +96,12 @@ def test_serve_prints_the_resolve_map_and_stops_on_signals(sig):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_sandbox_process_asks_for_the_crawl_delay_it_was_given():
+    robots = urlsplit(World(0, "small").hazard_urls(Hazard.CRAWL_DELAY)[0])
+    with sandbox_process(0, "small", crawl_delay=0.25) as resolve:
+        port = resolve[0].rsplit(":", 1)[1]
+        url = f"http://127.0.0.1:{port}{robots.path}"
+        response = requests.get(url, headers={"Host": robots.hostname}, timeout=10)
+    assert Protego.parse(response.text).crawl_delay("kgcrawl") == 0.25

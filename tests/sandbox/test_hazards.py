@@ -139,8 +139,12 @@ def test_printer_copies_are_near_duplicates(sandbox):
 
 
 def test_crawl_delay_and_robots_errors(sandbox):
-    robots = Protego.parse(sandbox.fetch(first(sandbox, Hazard.CRAWL_DELAY)).text)
-    assert robots.crawl_delay("kgcrawl") == CRAWL_DELAY_SECONDS
+    url = first(sandbox, Hazard.CRAWL_DELAY)
+    robots = Protego.parse(sandbox.fetch(url).text)
+    assert robots.crawl_delay("kgcrawl") == sandbox.server.crawl_delay != CRAWL_DELAY_SECONDS
+    parts = urlsplit(url)  # the world's own, served unless the server shortens it
+    world = sandbox.world.respond(parts.hostname, parts.path).body.decode()
+    assert Protego.parse(world).crawl_delay("kgcrawl") == CRAWL_DELAY_SECONDS
     assert sandbox.fetch(first(sandbox, Hazard.ROBOTS_ERROR)).status_code == 503
 
 

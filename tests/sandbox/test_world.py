@@ -52,7 +52,8 @@ world = World(0, "small")
 out = {}
 for url in json.load(sys.stdin):
     p = urlsplit(url)
-    reply = world.respond(p.hostname, p.path + ("?" + p.query if p.query else ""))
+    target = p.path + ("?" + p.query if p.query else "")
+    reply = world.respond(p.hostname, target, crawl_delay=float(sys.argv[1]))
     out[url] = hashlib.sha256(reply.body).hexdigest()
 print(json.dumps(out))
 """
@@ -63,7 +64,7 @@ def test_same_seed_serves_byte_identical_pages_across_processes(sandbox):
     served = {u: hashlib.sha256(sandbox.fetch(u).content).hexdigest() for u in urls}
     again = {u: hashlib.sha256(sandbox.fetch(u).content).hexdigest() for u in urls}
     other = subprocess.run(
-        [sys.executable, "-c", _DIGESTS],
+        [sys.executable, "-c", _DIGESTS, str(sandbox.server.crawl_delay)],
         input=json.dumps(urls),
         capture_output=True,
         text=True,

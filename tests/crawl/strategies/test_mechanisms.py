@@ -23,7 +23,7 @@ from kgcrawl.crawl.trials import OutcomeCache, Trial, run_trial
 from kgcrawl.sandbox.server import SandboxServer
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
-from tests.crawl.crawls import BASE
+from tests.crawl.crawls import BASE, QUICK
 from tests.crawl.strategies.world import changed
 
 PAGES = 1000
@@ -47,7 +47,7 @@ def trials():
         "γ 0.8": {"escape": 0.8},
         "γ 0.8, aspiration": {"escape": 0.8, "aspiration": False},
     }
-    with SandboxServer(World(0, "small", "sparse"), slow_delay=0.05, hang_seconds=1.0) as server:
+    with SandboxServer(World(0, "small", "sparse"), **QUICK) as server:
         fetcher = Fetcher(settings.fetch, parse_resolve(server.resolve))
         cache = OutcomeCache(lambda url: analyse_result(url, fetcher.fetch(url), matcher))
         return {
