@@ -85,7 +85,7 @@ from kgcrawl.scoring.thresholds import (
 from kgcrawl.text.corpus import Document
 from kgcrawl.text.matching import token_length
 
-CACHE_VERSION = 3  # bump when the making or scoring of calibration pages changes
+CACHE_VERSION = 4  # bump when the making or scoring of calibration pages changes
 
 
 class CalibrationError(KgcrawlError):
@@ -179,20 +179,24 @@ def labelled_entry(settings: Settings, keywords: bool) -> Path:
 def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     """Score both corpora as pages, choose α and β, write the cache and the plot."""
     from kgcrawl.ontology.topic import topic_model_for
-    from kgcrawl.scoring.relevance import page_relevance, topic_matcher
+    from kgcrawl.scoring.relevance import nameable_words, page_relevance, topic_matcher
     from kgcrawl.text.analysis import analyse_page
     from kgcrawl.text.corpus import read_corpus
+    from kgcrawl.text.tokenize import lang_of
 
     positives_dir, negatives_dir = corpus_folders(settings)
     topic = topic_model_for(settings, keywords=keywords)
     matcher = topic_matcher(topic)
+    nameable = nameable_words(matcher.words)
     cal = settings.calibration
     pages = compose_pages(read_corpus(positives_dir).documents,
                           read_corpus(negatives_dir).documents, cal)  # fmt: skip
     scores: tuple[list[float], list[float]] = ([], [])
     for page, relevant in pages:
-        counts = analyse_page(page, "http://calibration/", matcher).counts
-        scores[0 if relevant else 1].append(page_relevance(counts, topic.vector))
+        analysis = analyse_page(page, "http://calibration/", matcher)
+        lang = lang_of(analysis.parsed.text[:4000])  # as the crawl tells a page's language
+        relevance = page_relevance(analysis.counts, topic.vector, nameable[lang])
+        scores[0 if relevant else 1].append(relevance)
     result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
     labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all
     write_cache(result)

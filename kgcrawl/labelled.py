@@ -39,8 +39,6 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-
 from kgcrawl.calibrate import (
     CalibrationError,
     Thresholds,
@@ -53,8 +51,9 @@ from kgcrawl.calibrate import (
 from kgcrawl.config import Settings, with_overrides
 from kgcrawl.crawl.versions import file_sha256, recorded
 from kgcrawl.evaluate.judge import Judge
+from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.runs import Run, open_run
-from kgcrawl.scoring.relevance import dense_counts, page_relevance
+from kgcrawl.scoring.relevance import dense_counts, nameable_words, page_relevance, topic_labels
 from kgcrawl.scoring.thresholds import separation
 
 MIN_PAGES = 50  # fewer labelled pages are refused: at 100 the worst replayed F1 ratio was 0.68
@@ -93,8 +92,8 @@ class Labelled:
             raise CalibrationError(f"{where}: every labelled page is {kind}; label some of both")
 
 
-def labelled_scores(run: Run, judge: Judge, settings: Settings, vector: np.ndarray) -> Labelled:
-    """R(p) under `vector` (W_T of `settings`' ontology) of each page of `run` the judge labels.
+def labelled_scores(run: Run, judge: Judge, settings: Settings, topic: TopicModel) -> Labelled:
+    """R(p) under `topic` (`settings`' ontology) of each page of `run` the judge labels.
 
     A page counted while the run used another ontology version is left out: its
     counts are by that version's concepts.
@@ -102,6 +101,7 @@ def labelled_scores(run: Run, judge: Judge, settings: Settings, vector: np.ndarr
     today = file_sha256(settings.ontology)
     versions = recorded(run.meta)
     firsts = [version.first for version in versions]
+    vector, nameable = topic.vector, nameable_words(topic_labels(topic))
     scores: tuple[list[float], list[float]] = ([], [])
     unlisted = other = 0
     for outcome in run.outcomes():
@@ -115,7 +115,8 @@ def labelled_scores(run: Run, judge: Judge, settings: Settings, vector: np.ndarr
             unlisted += 1
             continue
         counts = dense_counts(outcome.counts, len(vector))
-        scores[0 if label else 1].append(page_relevance(counts, vector))
+        relevance = page_relevance(counts, vector, nameable.get(outcome.lang))
+        scores[0 if label else 1].append(relevance)
     return Labelled(tuple(scores[0]), tuple(scores[1]), unlisted, other)
 
 
@@ -144,8 +145,7 @@ def calibrate_labelled(settings: Settings, run_id: str, truth: Path) -> Labelled
         strategy = run.meta["settings"]["crawl.strategy"]
         settings = with_overrides(settings, {"crawl.strategy": strategy}, f"run {run_id}")
         keywords = uses_keywords(settings)
-        vector = topic_model_for(settings, keywords=keywords).vector
-        pages = labelled_scores(run, judge, settings, vector)
+        pages = labelled_scores(run, judge, settings, topic_model_for(settings, keywords=keywords))
     if pages.count == 0 and pages.other_ontology:
         raise CalibrationError(
             f"run {run_id}: none of its pages was counted with {settings.ontology} as it is "

@@ -24,7 +24,12 @@ from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import CorpusStats
 from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
 from kgcrawl.scoring.pagerank import PageRankGraph
-from kgcrawl.scoring.relevance import dense_counts, page_relevance, topic_matcher
+from kgcrawl.scoring.relevance import (
+    dense_counts,
+    nameable_words,
+    page_relevance,
+    topic_matcher,
+)
 from kgcrawl.text.urls import canonical_url
 
 
@@ -112,6 +117,7 @@ class Crawl:
         self.topic = topic
         self.topic_vector = topic.vector
         self.matcher = topic_matcher(topic)
+        self.nameable = nameable_words(self.matcher.words)
         self.stats = stats
         self.anchors = EvidenceScorer(
             self.topic_vector, self.stats, weights, rel.bm25_k, rel.bm25_b, sums
@@ -173,7 +179,7 @@ class Crawl:
             return Decision(duplicate_of=duplicate)
         rel = self.settings.relevance
         counts = dense_counts(outcome.counts, len(self.topic_vector))
-        relevance = page_relevance(counts, self.topic_vector)  # Eq. 3–4
+        relevance = page_relevance(counts, self.topic_vector, self.nameable.get(outcome.lang))
         relevant = relevance > rel.alpha
         self.counters.dp += 1
         self.counters.lp += int(relevant)

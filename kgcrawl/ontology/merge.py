@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
 from kgcrawl.ontology.taxonomy import Taxonomy
-from kgcrawl.text.tokenize import is_chinese, normalise_label
+from kgcrawl.text.tokenize import lang_of, normalise_label
 
 _START = (
     "A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
@@ -47,11 +47,6 @@ def ncname(text: str) -> str:
     """`text` as an XML NCName: 自然景观 stays, "natural scenery" → natural_scenery."""
     name = _NOT_NAME_CHAR.sub("_", text.strip()) or "_"
     return name if _NAME_START.match(name) else "t_" + name
-
-
-def lang_of(text: str) -> str:
-    """The language tag of a label: zh for Chinese, en for anything else."""
-    return "zh" if is_chinese(text) else "en"
 
 
 def topic_root(iri: str, topic: str) -> Ontology:

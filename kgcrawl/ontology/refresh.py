@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.fca import FormalContext
 from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_options
-from kgcrawl.ontology.merge import lang_of, ncname
+from kgcrawl.ontology.merge import ncname
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.text.english import english_terms
 from kgcrawl.text.tokenize import (
@@ -57,6 +57,7 @@ from kgcrawl.text.tokenize import (
     is_chinese,
     join_phrases,
     keep_content,
+    lang_of,
     normalise_label,
     phrase_of,
     segment,

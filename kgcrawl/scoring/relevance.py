@@ -10,11 +10,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.text.html import GROUPS
 from kgcrawl.text.matching import TopicMatcher
+from kgcrawl.text.tokenize import LANGS, lang_of
 
 # W_k of Table 1, groups 1..5 (SPEC §4.1).
 TAG_WEIGHTS = np.array([2.0, 1.5, 1.2, 1.0, 0.2])
@@ -46,11 +49,53 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b) / norm if norm > 0 else 0.0
 
 
-def page_relevance(counts: np.ndarray, topic_vector: np.ndarray) -> float:
-    """R(p) = cos(W_T, W_D) ∈ [0, 1].  # Eq. 4"""
-    return cosine(topic_vector, document_weights(counts))
+def page_relevance(
+    counts: np.ndarray, topic_vector: np.ndarray, nameable: np.ndarray | None = None
+) -> float:
+    """R(p) = cos(W_T, W_D) ∈ [0, 1], W_T over the topic words the page can name.  # Eq. 4
+
+    **Interpretation** (the paper's topic words and web were Chinese only): a topic
+    word with no label in the page's language (`nameable`, from `nameable_words`)
+    cannot occur in it, so it is left out of W_T for that page, unless the page
+    names it all the same. Without this an ontology whose labels favour one
+    language caps the pages of the other below α: the demo's FCA ontology (142
+    concepts from a corpus of 53 Chinese and 12 English documents) has 72 concepts
+    with Chinese labels only, which leaves an English page at most 0.73 × the R a
+    Chinese page can reach. `kgcrawl demo` (2 000 pages, 8 workers), F1 of the
+    calibrated "R(p) > α" against the truth ÷ the best threshold's, before → after:
+    sparse (an English web) 0.116 / 0.949 → 0.946 / 0.949 (LP 52 → 870); default
+    0.925 / 0.958 → 0.935 / 0.950; flat 0 → 0 (its pages score below α in Chinese
+    too: a narrow register, not a language). An ontology whose every concept has a
+    label in both languages (the shipped ones) is scored exactly as before.
+
+    >>> counts = np.array([[1, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
+    >>> round(page_relevance(counts, np.array([1.0, 1.0])), 4)
+    0.7071
+    >>> page_relevance(counts, np.array([1.0, 1.0]), np.array([True, False]))
+    1.0
+    """
+    weights = document_weights(counts)
+    if nameable is not None and not nameable.all():
+        topic_vector = np.where(nameable | (weights > 0), topic_vector, 0.0)
+    return cosine(topic_vector, weights)
+
+
+def topic_labels(topic: TopicModel) -> list[tuple[str, ...]]:
+    """Every label of every topic word, in W_T order (topic word i = concept i)."""
+    return [concept.all_labels() for concept in topic.ontology.concepts.values()]
 
 
 def topic_matcher(topic: TopicModel) -> TopicMatcher:
     """The matcher for a topic model: topic word i = concept i with all its labels (W_T order)."""
-    return TopicMatcher([concept.all_labels() for concept in topic.ontology.concepts.values()])
+    return TopicMatcher(topic_labels(topic))
+
+
+def nameable_words(labels: Sequence[Sequence[str]]) -> dict[str, np.ndarray]:
+    """For each page language ("zh", "en": `lang_of`), the topic words with a label in it.
+
+    >>> masks = nameable_words([("旅游", "tourism"), ("民宿",), ("hiking",)])
+    >>> {lang: mask.tolist() for lang, mask in masks.items()}
+    {'zh': [True, True, False], 'en': [True, False, True]}
+    """
+    languages = [{lang_of(label) for label in word} for word in labels]
+    return {lang: np.array([lang in word for word in languages], dtype=bool) for lang in LANGS}

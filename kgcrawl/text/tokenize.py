@@ -173,6 +173,14 @@ def join_phrases(tokens: list[str], phrases: Collection[tuple[str, ...]]) -> lis
     return out
 
 
+LANGS = ("zh", "en")  # what `lang_of` tells apart
+
+
+def lang_of(text: str) -> str:
+    """The language tag of a label or a page's text: zh for Chinese, en for anything else."""
+    return "zh" if is_chinese(text) else "en"
+
+
 def is_chinese(text: str) -> bool:
     """True when Chinese characters make up at least a fifth of the letters."""
     letters = len(_NOT_LETTER.sub("", text))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kgcrawl.ontology.merge import lang_of, merge_taxonomy, ncname, topic_root
+from kgcrawl.ontology.merge import merge_taxonomy, ncname, topic_root
 from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
 from kgcrawl.ontology.taxonomy import Taxonomy, TermClass
+from kgcrawl.text.tokenize import lang_of
 from tests.ontology.test_taxonomy import with_second_parents
 
 OUT = "http://example.org/fca/tour"

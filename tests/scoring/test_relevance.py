@@ -9,7 +9,13 @@ import pytest
 
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.topic import build_topic_model
-from kgcrawl.scoring.relevance import cosine, document_weights, page_relevance, topic_matcher
+from kgcrawl.scoring.relevance import (
+    cosine,
+    document_weights,
+    nameable_words,
+    page_relevance,
+    topic_matcher,
+)
 from kgcrawl.text.analysis import analyse_page
 
 W_T = np.array([1.0, 0.5, 0.25])
@@ -32,6 +38,28 @@ def test_relevance_is_1_for_a_page_shaped_like_the_topic_and_0_without_topic_wor
     assert page_relevance(np.array([[0, 0, 0, 1, 0]] * 3), np.ones(3)) == pytest.approx(1.0)
     assert page_relevance(np.zeros((3, 5)), W_T) == 0.0
     assert cosine(np.zeros(3), np.ones(3)) == 0.0
+
+
+def test_topic_words_a_page_cannot_name_in_its_language_are_left_out_of_w_t() -> None:
+    # word 0 has labels in both languages, word 1 only a Chinese one, word 2 only an English
+    masks = nameable_words([("酒店", "hotel"), ("民宿",), ("hiking trail",)])
+    assert masks["zh"].tolist() == [True, True, False] and masks["en"].tolist() == [
+        True,
+        False,
+        True,
+    ]
+    # An English page naming word 0 once in its title: W_D = (2, 0, 0).
+    counts = np.array([[1, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
+    # All of W_T = (1, 0.5, 0.25): R = 2·1 / (√1.3125 · 2) = 0.872872
+    assert page_relevance(counts, W_T) == pytest.approx(0.872872, abs=1e-6)
+    # Without word 1 (no English label): R = 1 / √1.0625 = 0.970143
+    assert page_relevance(counts, W_T, masks["en"]) == pytest.approx(0.970143, abs=1e-6)
+    # A Chinese page that names word 2 all the same keeps it: W_D = (2, 0, 1), W_T whole:
+    # (2 + 0.25) / (√1.3125 · √5) = 0.878310
+    named = counts + np.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 1, 0]])
+    assert page_relevance(named, W_T, masks["zh"]) == pytest.approx(0.878310, abs=1e-6)
+    # a mask of every word is the paper's Eq. 4, to the bit
+    assert page_relevance(counts, W_T, np.ones(3, dtype=bool)) == page_relevance(counts, W_T)
 
 
 def test_a_word_seen_only_in_low_groups_weighs_less() -> None:
