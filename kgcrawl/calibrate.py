@@ -179,7 +179,7 @@ def labelled_entry(settings: Settings, keywords: bool) -> Path:
 def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     """Score both corpora as pages, choose α and β, write the cache and the plot."""
     from kgcrawl.ontology.topic import topic_model_for
-    from kgcrawl.scoring.relevance import nameable_words, page_relevance, topic_matcher
+    from kgcrawl.scoring.relevance import page_relevance, topic_matcher, topic_nameable
     from kgcrawl.text.analysis import analyse_page
     from kgcrawl.text.corpus import read_corpus
     from kgcrawl.text.tokenize import lang_of
@@ -187,7 +187,7 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     positives_dir, negatives_dir = corpus_folders(settings)
     topic = topic_model_for(settings, keywords=keywords)
     matcher = topic_matcher(topic)
-    nameable = nameable_words(matcher.words)
+    nameable = topic_nameable(topic)
     cal = settings.calibration
     pages = compose_pages(read_corpus(positives_dir).documents,
                           read_corpus(negatives_dir).documents, cal)  # fmt: skip

@@ -53,7 +53,7 @@ from kgcrawl.crawl.versions import file_sha256, recorded
 from kgcrawl.evaluate.judge import Judge
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.runs import Run, open_run
-from kgcrawl.scoring.relevance import dense_counts, nameable_words, page_relevance, topic_labels
+from kgcrawl.scoring.relevance import dense_counts, page_relevance, topic_nameable
 from kgcrawl.scoring.thresholds import separation
 
 MIN_PAGES = 50  # fewer labelled pages are refused: at 100 the worst replayed F1 ratio was 0.68
@@ -101,7 +101,7 @@ def labelled_scores(run: Run, judge: Judge, settings: Settings, topic: TopicMode
     today = file_sha256(settings.ontology)
     versions = recorded(run.meta)
     firsts = [version.first for version in versions]
-    vector, nameable = topic.vector, nameable_words(topic_labels(topic))
+    vector, nameable = topic.vector, topic_nameable(topic)
     scores: tuple[list[float], list[float]] = ([], [])
     unlisted = other = 0
     for outcome in run.outcomes():

@@ -26,9 +26,9 @@ from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import (
     dense_counts,
-    nameable_words,
     page_relevance,
     topic_matcher,
+    topic_nameable,
 )
 from kgcrawl.text.urls import canonical_url
 
@@ -117,7 +117,7 @@ class Crawl:
         self.topic = topic
         self.topic_vector = topic.vector
         self.matcher = topic_matcher(topic)
-        self.nameable = nameable_words(self.matcher.words)
+        self.nameable = topic_nameable(topic)
         self.stats = stats
         self.anchors = EvidenceScorer(
             self.topic_vector, self.stats, weights, rel.bm25_k, rel.bm25_b, sums
@@ -179,7 +179,8 @@ class Crawl:
             return Decision(duplicate_of=duplicate)
         rel = self.settings.relevance
         counts = dense_counts(outcome.counts, len(self.topic_vector))
-        relevance = page_relevance(counts, self.topic_vector, self.nameable.get(outcome.lang))
+        nameable = self.nameable.get(outcome.lang)
+        relevance = page_relevance(counts, self.topic_vector, nameable)  # Eq. 3–4
         relevant = relevance > rel.alpha
         self.counters.dp += 1
         self.counters.lp += int(relevant)

@@ -90,6 +90,11 @@ def topic_matcher(topic: TopicModel) -> TopicMatcher:
     return TopicMatcher(topic_labels(topic))
 
 
+def topic_nameable(topic: TopicModel) -> dict[str, np.ndarray]:
+    """`nameable_words` of a topic model's topic words."""
+    return nameable_words(topic_labels(topic))
+
+
 def nameable_words(labels: Sequence[Sequence[str]]) -> dict[str, np.ndarray]:
     """For each page language ("zh", "en": `lang_of`), the topic words with a label in it.
 
