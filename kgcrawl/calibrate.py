@@ -182,7 +182,6 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     from kgcrawl.scoring.relevance import page_relevance, topic_matcher, topic_nameable
     from kgcrawl.text.analysis import analyse_page
     from kgcrawl.text.corpus import read_corpus
-    from kgcrawl.text.tokenize import lang_of
 
     positives_dir, negatives_dir = corpus_folders(settings)
     topic = topic_model_for(settings, keywords=keywords)
@@ -194,8 +193,7 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     scores: tuple[list[float], list[float]] = ([], [])
     for page, relevant in pages:
         analysis = analyse_page(page, "http://calibration/", matcher)
-        lang = lang_of(analysis.parsed.text[:4000])  # as the crawl tells a page's language
-        relevance = page_relevance(analysis.counts, topic.vector, nameable[lang])
+        relevance = page_relevance(analysis.counts, topic.vector, nameable[analysis.lang])
         scores[0 if relevant else 1].append(relevance)
     result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
     labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all

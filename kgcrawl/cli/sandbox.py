@@ -62,8 +62,9 @@ def sandbox_serve(
         console.print(f"--resolve '{server.resolve[0]}'", highlight=False)
         sys.stdout.flush()
 
-    timing = dict(slow_delay=slow_delay, hang_seconds=hang, crawl_delay=crawl_delay)
-    serve(world, port, **timing, ready=ready)
+    serve(
+        world, port, slow_delay=slow_delay, hang_seconds=hang, crawl_delay=crawl_delay, ready=ready
+    )
 
 
 @sandbox_app.command("truth")

@@ -20,7 +20,7 @@ from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
 from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.tokenize import lang_of, use_trie_dictionary
+from kgcrawl.text.tokenize import use_trie_dictionary
 from kgcrawl.text.urls import host_of
 
 
@@ -100,7 +100,7 @@ def analyse_result(
     visible = analysis.parsed.text
     outcome.title = analysis.title
     outcome.text = text
-    outcome.lang = lang_of(visible[:4000])
+    outcome.lang = analysis.lang
     outcome.length = analysis.length
     with times.stage("fingerprint"):
         outcome.content_hash = exact_hash(visible)

@@ -282,8 +282,9 @@ def serve(
         sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)
     }
     try:
-        timing = dict(slow_delay=slow_delay, hang_seconds=hang_seconds, crawl_delay=crawl_delay)
-        with SandboxServer(world, port, **timing) as server:
+        with SandboxServer(
+            world, port, slow_delay=slow_delay, hang_seconds=hang_seconds, crawl_delay=crawl_delay
+        ) as server:
             if ready is not None:
                 ready(server)
             stop.wait()
