@@ -65,8 +65,12 @@ def page_relevance(
     calibrated "R(p) > α" against the truth ÷ the best threshold's, before → after:
     sparse (an English web) 0.116 / 0.949 → 0.946 / 0.949 (LP 52 → 870); default
     0.925 / 0.958 → 0.935 / 0.950; flat 0 → 0 (its pages score below α in Chinese
-    too: a narrow register, not a language). An ontology whose every concept has a
-    label in both languages (the shipped ones) is scored exactly as before.
+    too: a narrow register, not a language). `kgcrawl evaluate` with FCA ontologies of
+    both domains (workers 1, 1 000 pages, fcits_oh and BFS): sparse tourism 0.119 →
+    0.951 of 0.955, sparse rainstorm 0 → 0.810 of 0.941; fcits_oh's true harvest
+    +1.5 / +2.5 points there, −0.4 to −0.7 on default and flat (within the spread
+    of three seeds). An ontology whose every concept has a label in both languages
+    (the shipped ones) is scored exactly as before.
 
     >>> counts = np.array([[1, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
     >>> round(page_relevance(counts, np.array([1.0, 1.0])), 4)
