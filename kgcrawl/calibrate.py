@@ -193,7 +193,7 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     scores: tuple[list[float], list[float]] = ([], [])
     for page, relevant in pages:
         analysis = analyse_page(page, "http://calibration/", matcher)
-        relevance = page_relevance(analysis.counts, topic.vector, nameable[analysis.lang])
+        relevance = page_relevance(analysis.counts, topic.vector, nameable.get(analysis.lang))
         scores[0 if relevant else 1].append(relevance)
     result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
     labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all

@@ -79,7 +79,7 @@ def page_relevance(
     1.0
     """
     weights = document_weights(counts)
-    if nameable is not None and not nameable.all():
+    if nameable is not None:
         topic_vector = np.where(nameable | (weights > 0), topic_vector, 0.0)
     return cosine(topic_vector, weights)
 
@@ -100,11 +100,15 @@ def topic_nameable(topic: TopicModel) -> dict[str, np.ndarray]:
 
 
 def nameable_words(labels: Sequence[Sequence[str]]) -> dict[str, np.ndarray]:
-    """For each page language ("zh", "en": `lang_of`), the topic words with a label in it.
+    """For each page language ("zh", "en": `lang_of`), the topic words with a label in it;
+    a language every word has a label in is left out: its pages are scored by all of W_T.
 
     >>> masks = nameable_words([("旅游", "tourism"), ("民宿",), ("hiking",)])
     >>> {lang: mask.tolist() for lang, mask in masks.items()}
     {'zh': [True, True, False], 'en': [True, False, True]}
+    >>> nameable_words([("旅游", "tourism"), ("民宿", "homestay")])
+    {}
     """
     languages = [{lang_of(label) for label in word} for word in labels]
-    return {lang: np.array([lang in word for word in languages], dtype=bool) for lang in LANGS}
+    masks = {lang: np.array([lang in word for word in languages], dtype=bool) for lang in LANGS}
+    return {lang: mask for lang, mask in masks.items() if not mask.all()}
