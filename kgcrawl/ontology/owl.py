@@ -130,19 +130,25 @@ def write_ontology(
                 supers.append(made[concept.parent])
             supers += [made[p] for p in concept.extra_parents]
             if supers:
-                cls.is_a = supers
+                _append_each(cls.is_a, supers)
+                cls.is_a.remove(owlready2.Thing)
             if concept.edge is Edge.INDUCED_BY:
                 cls.is_a.append(inducedBy.some(made[concept.parent]))
             elif concept.edge is Edge.SYNONYM:
                 cls.synonymOf = [made[concept.parent]]
             if concept.extra_parents:
                 cls.treeParent = [made[concept.parent]]
-            cls.label = [owlready2.locstr(t, lang=lang) for lang, t in concept.labels.items()]
-            cls.altLabel = [
-                owlready2.locstr(t, lang=lang)
-                for lang, texts in concept.alt_labels.items()
-                for t in texts
-            ]
+            _append_each(
+                cls.label, [owlready2.locstr(t, lang=lang) for lang, t in concept.labels.items()]
+            )
+            _append_each(
+                cls.altLabel,
+                [
+                    owlready2.locstr(t, lang=lang)
+                    for lang, texts in concept.alt_labels.items()
+                    for t in texts
+                ],
+            )
     out.save(file=str(owl_path), format="rdfxml")
     world.close()
     if ttl_path is not None:
@@ -151,6 +157,16 @@ def write_ontology(
         graph.bind("kg", KG)
         graph.bind("skos", SKOS)
         graph.serialize(destination=str(ttl_path), format="turtle")
+
+
+def _append_each(values: list, items: list) -> None:
+    """Add items to an owlready2 list one at a time, so they are written in this order.
+
+    Assigned a whole list, owlready2 stores the new values in set order (string hashes,
+    object ids): every rebuild of the same corpus wrote different bytes, and missed the
+    calibration cache, which is keyed by the ontology file's SHA-256."""
+    for item in items:
+        values.append(item)
 
 
 def _namespace_of(iri: str) -> str:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
@@ -94,3 +98,38 @@ def test_unreadable_file_names_the_file(tmp_path) -> None:
         read_ontology(bad)
     with pytest.raises(OntologyError, match=r"missing\.ttl: no such file"):
         read_ontology(tmp_path / "missing.ttl")
+
+
+def test_the_same_ontology_is_written_to_the_same_bytes(tmp_path) -> None:
+    """A rebuild of the same corpus must give the same file: the calibration cache is
+    keyed by its SHA-256, and users diff ontology versions. Each write runs in its own
+    process with its own hash seed, since owlready2's set order follows string hashes
+    and object ids; the ontology has many is-a parents and alt labels per concept."""
+    tops = [concept(f"A{i}", "Root", Edge.IS_A) for i in range(8)]
+    leaves = [
+        Concept(
+            f"{NS}B{i}",
+            {"en": f"b{i}", "zh": f"乙{i}"},
+            parent=f"{NS}A{i % 8}",
+            edge=Edge.IS_A,
+            extra_parents=(f"{NS}A{(i + 1) % 8}", f"{NS}A{(i + 2) % 8}"),
+            alt_labels={"en": tuple(f"b{i} {w}" for w in "xyz"), "zh": ("别名", "又名", "亦称")},
+        )
+        for i in range(16)
+    ]
+    onto = Ontology(NS, {c.iri: c for c in [concept("Root"), *tops, *leaves]})
+    write_ontology(onto, tmp_path / "in.owl")
+    script = (
+        "import sys; from kgcrawl.ontology.owl import read_ontology, write_ontology; "
+        "write_ontology(read_ontology(sys.argv[1]), sys.argv[2])"
+    )
+    written = set()
+    for seed in range(3):
+        out = tmp_path / f"{seed}.owl"
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        subprocess.run(
+            [sys.executable, "-c", script, tmp_path / "in.owl", out], env=env, check=True
+        )
+        written.add(out.read_bytes())
+    assert len(written) == 1
+    assert read_ontology(tmp_path / "0.owl").concepts == read_ontology(tmp_path / "in.owl").concepts
