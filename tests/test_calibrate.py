@@ -14,6 +14,7 @@ from kgcrawl.calibrate import (
     thresholds_for,
 )
 from kgcrawl.config import load_settings
+from kgcrawl.crawl.view import no_relevant_advice
 from kgcrawl.ontology.topic import topic_model_for
 from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.scoring.thresholds import GRID
@@ -100,6 +101,15 @@ def test_resolve_replaces_auto_and_says_where_values_came_from(corpora):
     assert resolved.origins["relevance.alpha"] == "calibrated now"
     fixed = resolve_thresholds(load_settings("tourism", {"relevance.alpha": "0.4"}))
     assert fixed.relevance.beta == round(r2 * 0.4 * 0.9, 4)  # β follows a set α
+
+
+def test_when_no_page_passed_a_calibrated_alpha_the_advice_is_to_label_not_recalibrate(corpora):
+    for _ in "now", "cached":
+        origin = resolve_thresholds(settings_for(*corpora)).origins["relevance.alpha"]
+        advice = no_relevant_advice("RUN", "tourism", origin)
+        assert advice.startswith("α was calibrated on the corpora; to calibrate it on this web's")
+        assert "`kgcrawl calibrate tourism --truth labels.jsonl --run RUN`" in advice
+        assert "relevance.alpha=auto" not in advice
 
 
 def test_composed_pages_have_the_share_they_are_labelled_with(corpora):

@@ -83,8 +83,9 @@ def test_a_crawl_where_no_page_passed_alpha_says_the_highest_r_and_what_to_do(
     assert result.lp == 0 and len(result.relevances) == 10
     assert f"R(p) of 10 pages: p10 {p10:.3f} p50 {p50:.3f} p90 {p90:.3f}" in text
     assert f"no page passed α = 0.990 (highest R(p) {max(result.relevances):.3f})" in text
-    assert "`kgcrawl calibrate DOMAIN` recalibrates α" in text
+    assert "α was set on the command line; `--set relevance.alpha=auto` calibrates it" in text
     assert f"`kgcrawl runs sample {result.run_id} --out labels.jsonl`" in text
+    assert f"`kgcrawl calibrate tourism --truth labels.jsonl --run {result.run_id}`" in text
 
 
 def test_weights_and_pipeline_check_fit_80_columns(monkeypatch) -> None:

@@ -92,6 +92,8 @@ class CrawlResult:
     state_path: Path
     max_pages: int = 0
     alpha: float = 0.0
+    alpha_origin: str = ""  # where α came from (Settings.origins): calibration, a file, …
+    domain: str = ""
     queued: int = 0  # links left in Q_wait
     pooled: int = 0  # links left in the discarded pool (P ≤ β)
     promoted: int = 0  # pool links promoted because Q_wait ran dry
@@ -288,6 +290,8 @@ class Engine:
             state_path=self.state.path,
             max_pages=self.settings.crawl.max_pages,
             alpha=float(self.settings.relevance.alpha),
+            alpha_origin=self.settings.origins.get("relevance.alpha", "the defaults"),
+            domain=self.settings.domain,
             queued=self.crawl.frontier.queued_count(),
             pooled=self.crawl.frontier.pool_count(),
             promoted=counters.promoted,

@@ -81,11 +81,28 @@ def relevance_line(result: CrawlResult) -> str:
     line = f"R(p) of {len(result.relevances)} pages: p10 {p10:.3f}  p50 {p50:.3f}  p90 {p90:.3f}"
     if result.lp == 0:
         line += (
-            f"\nno page passed α = {result.alpha:.3f} (highest R(p) {max(result.relevances):.3f});"
-            " `kgcrawl calibrate DOMAIN` recalibrates α for the ontology, or label pages:"
-            f" `kgcrawl runs sample {result.run_id} --out labels.jsonl`"
+            f"\nno page passed α = {result.alpha:.3f} (highest R(p) {max(result.relevances):.3f}). "
+            + no_relevant_advice(result.run_id, result.domain, result.alpha_origin)
         )
     return line
+
+
+def no_relevant_advice(run: str, domain: str, alpha_origin: str) -> str:
+    """What moves α when no page passed it, by where α came from: recalibrating on the
+    same corpora would give the same α again, so a calibrated α points to labelling."""
+    label = (
+        f"`kgcrawl runs sample {run} --out labels.jsonl`, label the pages, then "
+        f"`kgcrawl calibrate {domain} --truth labels.jsonl --run {run}`"
+    )
+    origin = alpha_origin.split(", cached in")[0]
+    if origin.startswith("calibrated"):
+        origin = origin if " on " in origin else "calibrated on the corpora"
+        return f"α was {origin}; to calibrate it on this web's pages: {label}"
+    where = "on the command line" if origin == "command line" else f"in {origin}"
+    return (
+        f"α was set {where}; `--set relevance.alpha=auto` calibrates it for the ontology,"
+        f" or on this web's pages: {label}"
+    )
 
 
 def crawl_summary(result: CrawlResult) -> Records:
