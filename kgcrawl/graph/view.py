@@ -9,24 +9,43 @@ from typing import Any
 
 from kgcrawl.fit import Records
 from kgcrawl.graph.store import QueryResult
+from kgcrawl.runs import iso_time
 
 CELL_CHARS = 120
 
 
 def result_table(result: QueryResult, title: str | None = None) -> Records:
     """A table where it fits, else a key: value block per row (kgcrawl/fit.py); long
-    values (page text) cut to CELL_CHARS; the caption counts the rows."""
+    values (page text) cut to CELL_CHARS; the caption counts the rows.
+
+    The graph stores times as epoch milliseconds (SPEC §8); a column named `…_at`
+    that holds them is shown as local ISO time (JSON and CSV keep the numbers).
+    """
     rows, columns = result.rows, result.columns
-    numbers = frozenset(c for i, c in enumerate(columns) if all(_is_number(r[i]) for r in rows))
+    times = {
+        i
+        for i, c in enumerate(columns)
+        if c.endswith("_at") and all(_is_epoch_ms(r[i]) for r in rows)
+    }
+    numbers = frozenset(
+        c for i, c in enumerate(columns) if i not in times and all(_is_number(r[i]) for r in rows)
+    )
     table = Records(columns, title=title, caption=f"{len(rows)} rows", numeric=numbers)
     for row in rows:
-        cells = [_text(value) for value in row]
+        cells = [iso_time(v) if i in times else _text(v) for i, v in enumerate(row)]
         table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
     return table
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_epoch_ms(value: Any) -> bool:
+    """An integer from 1973 on in epoch milliseconds, or no value."""
+    return value is None or (
+        isinstance(value, int) and not isinstance(value, bool) and value >= 10**11
+    )
 
 
 def result_json(result: QueryResult) -> str:

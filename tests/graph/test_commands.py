@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
 from kgcrawl.graph.store import FalkorStore
+from kgcrawl.runs import iso_time
 from tests.fixtures.graph import Backend
-from tests.graph.world import write_world
+from tests.graph.world import CRAWL, write_world
 
 runner = CliRunner()
 
@@ -65,10 +66,14 @@ def test_saved_query_as_csv(env) -> None:
     ]
 
 
-def test_saved_query_table_is_titled(env) -> None:
+def test_saved_query_table_is_titled_and_shows_times_as_people_read_them(env) -> None:
     result = runner.invoke(app, ["query", "--saved", "crawl_summary"])
     assert result.exit_code == 0, result.output
     assert "crawl_summary" in result.output and "1 rows" in result.output
+    assert iso_time(CRAWL.started_at) in result.output  # 2023-11-14T…, not 1700000000000
+    assert str(CRAWL.started_at) not in result.output
+    as_json = runner.invoke(app, ["query", "--saved", "crawl_summary", "--json"]).output
+    assert json.loads(as_json)[0]["started_at"] == CRAWL.started_at  # programs get the number
 
 
 def test_explicit_graph_uri(graph_server, world_home) -> None:
