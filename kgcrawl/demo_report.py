@@ -8,8 +8,6 @@ the metrics not drawn and why).
 
 from __future__ import annotations
 
-from typing import Any
-
 from kgcrawl.demo import BASELINE, DOMAIN, STRATEGY, DemoResult
 from kgcrawl.evaluate.metrics import MetricsRow
 
@@ -147,13 +145,13 @@ def _percent(value: float | None) -> str:
 
 def _queries_section(result: DemoResult) -> list[str]:
     from kgcrawl.graph.queries import load_saved
+    from kgcrawl.graph.view import readable_rows
 
     lines = ["## Queries", ""]
     for name, query_result in result.queries:
         lines += [f"### {name}", "", load_saved(name).summary, ""]
         if query_result.rows:
-            cells = [[_cell(value) for value in row] for row in query_result.rows]
-            lines += _table(query_result.columns, cells)
+            lines += _table(query_result.columns, readable_rows(query_result))
         else:
             lines.append("(no rows)")
         lines.append("")
@@ -186,11 +184,3 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
         return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
     return [line(header), "|" + " --- |" * len(header), *(line(row) for row in rows)]
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)

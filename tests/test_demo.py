@@ -76,7 +76,10 @@ def test_demo_end_to_end(tmp_path) -> None:
     for name in ("crawl_summary", "top_concepts", "hosts_by_harvest"):
         assert f"### {name}" in queries
     summary = _section(queries, "### crawl_summary")
-    assert re.search(r"\| tourism-fcits_oh-\S+ \| tourism \| fcits_oh \| \d+ \| 150 \|", summary)
+    started = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"  # epoch ms shown as ISO time
+    assert re.search(
+        rf"\| tourism-fcits_oh-\S+ \| tourism \| fcits_oh \| {started} \| 150 \|", summary
+    )
 
     terms = _section(report, "## New terms")
     assert terms.startswith("| term | placed under |")

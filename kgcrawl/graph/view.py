@@ -16,25 +16,36 @@ CELL_CHARS = 120
 
 def result_table(result: QueryResult, title: str | None = None) -> Records:
     """A table where it fits, else a key: value block per row (kgcrawl/fit.py); long
-    values (page text) cut to CELL_CHARS; the caption counts the rows.
-
-    The graph stores times as epoch milliseconds (SPEC §8); a column named `…_at`
-    that holds them is shown as local ISO time (JSON and CSV keep the numbers).
-    """
+    values (page text) cut to CELL_CHARS; the caption counts the rows."""
     rows, columns = result.rows, result.columns
-    times = {
-        i
-        for i, c in enumerate(columns)
-        if c.endswith("_at") and all(_is_epoch_ms(r[i]) for r in rows)
-    }
+    times = _time_columns(result)
     numbers = frozenset(
         c for i, c in enumerate(columns) if i not in times and all(_is_number(r[i]) for r in rows)
     )
     table = Records(columns, title=title, caption=f"{len(rows)} rows", numeric=numbers)
-    for row in rows:
-        cells = [iso_time(v) if i in times else _text(v) for i, v in enumerate(row)]
+    for cells in readable_rows(result):
         table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
     return table
+
+
+def readable_rows(result: QueryResult) -> list[list[str]]:
+    """The rows as people read them (the terminal, the demo's report).
+
+    The graph stores times as epoch milliseconds (SPEC §8); a column named `…_at`
+    that holds them is shown as local ISO time (JSON and CSV keep the numbers).
+    """
+    times = _time_columns(result)
+    return [
+        [iso_time(v) if i in times else _text(v) for i, v in enumerate(row)] for row in result.rows
+    ]
+
+
+def _time_columns(result: QueryResult) -> set[int]:
+    return {
+        i
+        for i, c in enumerate(result.columns)
+        if c.endswith("_at") and all(_is_epoch_ms(r[i]) for r in result.rows)
+    }
 
 
 def _is_number(value: Any) -> bool:
