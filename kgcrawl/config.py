@@ -281,10 +281,10 @@ def load_settings(
     for key in _known_keys():
         env_name = "KGCRAWL_" + key.replace(".", "_").upper()
         if env_name in env:
-            values[key] = env[env_name]
+            values[key] = _users_path(key, env[env_name])
             origins[key] = f"environment {env_name}"
     for key, value in (overrides or {}).items():
-        values[key] = value
+        values[key] = _users_path(key, value)
         origins[key] = "command line"
 
     for key in _REQUIRED:
@@ -297,9 +297,21 @@ def with_overrides(
     settings: Settings, overrides: dict[str, Any], origin: str = "command line"
 ) -> Settings:
     """Settings with some values replaced (coerced and validated as a pipeline's would be)."""
-    values = {**settings.flat(), **overrides}
+    values = {**settings.flat(), **{k: _users_path(k, v) for k, v in overrides.items()}}
     origins = {**settings.origins, **dict.fromkeys(overrides, origin)}
     return _checked(values, origins, settings.source or Path("settings"), check_ontology=True)
+
+
+PATH_KEYS = frozenset({"ontology", "calibration.positives", "calibration.negatives"})
+
+
+def _users_path(key: str, value: Any) -> Any:
+    """A relative path given on the command line or in the environment is the user's, from
+    the working directory (`--set ontology=ontologies/x.owl` names ./ontologies/x.owl);
+    one written in a pipeline file is relative to that file."""
+    if key in PATH_KEYS and isinstance(value, str | Path) and str(value):
+        return str(Path(value).resolve())
+    return value
 
 
 def _checked(

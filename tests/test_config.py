@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from kgcrawl.cli import main
-from kgcrawl.config import Anchors, Relevance, SettingsError, load_settings, parse_overrides
+from kgcrawl.config import (
+    Anchors,
+    Relevance,
+    SettingsError,
+    load_settings,
+    parse_overrides,
+    with_overrides,
+)
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import write_ontology
 
@@ -73,6 +80,26 @@ def test_layers_remember_where_values_came_from(tmp_path, ontology_file) -> None
     assert settings.origins["crawl.workers"] == "command line"
     assert settings.origins["relevance.omega"] == "default"
     assert settings.seeds[1] == "https://travel.example.org/a?b=1"
+
+
+def test_a_relative_path_is_the_users_on_the_command_line_and_the_files_in_the_file(
+    tmp_path, ontology_file, monkeypatch
+) -> None:
+    here, there = tmp_path / "here", tmp_path / "pipelines"
+    for folder in (here / "mine", there / "mine"):
+        folder.mkdir(parents=True)
+        (folder / "o.owl").write_bytes(ontology_file.read_bytes())
+    path = write_pipeline(there, ontology_file, GOOD.replace("{ontology}", "mine/o.owl"))
+    monkeypatch.chdir(here)
+    assert load_settings(str(path)).ontology == there / "mine" / "o.owl"
+    overrides = {"ontology": "mine/o.owl", "calibration.positives": "docs"}
+    given = load_settings(str(path), overrides)
+    assert given.ontology == here / "mine" / "o.owl"
+    assert given.calibration.positives == str(here / "docs")
+    from_env = load_settings(str(path), environ={"KGCRAWL_ONTOLOGY": "mine/o.owl"})
+    assert from_env.ontology == here / "mine" / "o.owl"
+    again = with_overrides(load_settings(str(path)), {"ontology": "mine/o.owl"})
+    assert again.ontology == here / "mine" / "o.owl"
 
 
 BAD = [
