@@ -131,6 +131,7 @@ def build_ontology(
     console.print(table)
     for skipped in result.corpus.skipped:
         console.print(f"[yellow]skipped[/yellow] {skipped.name}: {skipped.reason}", highlight=False)
+    console.print(f"next: {result.next_step()}", soft_wrap=True, highlight=False)
 
 
 @app.command("refresh-ontology")

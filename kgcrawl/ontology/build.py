@@ -129,6 +129,18 @@ class BuildResult:
             )
         return rows
 
+    def next_step(self) -> str:
+        """The command that crawls with the new ontology: the domain's pipeline if it has
+        one, else the one that writes a pipeline for it."""
+        from kgcrawl.config import SettingsError, resolve_pipeline
+
+        owl = next(path for path in self.files if path.suffix == ".owl")
+        try:
+            resolve_pipeline(self.domain)
+        except SettingsError:
+            return f"kgcrawl pipeline init {self.domain} --ontology {owl} --seeds URL"
+        return f"kgcrawl crawl {self.domain} --ontology {owl}"
+
 
 def build_ontology(
     corpus_path: str | Path, options: BuildOptions | None = None, progress: Progress | None = None

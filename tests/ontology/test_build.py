@@ -247,6 +247,15 @@ def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
     skipped = [line for line in result.output.splitlines() if "broken.txt" in line]
     assert len(skipped) == 1 and skipped[0].startswith("skipped broken.txt: unreadable")
     assert (tmp_path / "o" / "tour.fca.owl").is_file()
+    owl = tmp_path / "o" / "tour.fca.owl"
+    assert f"\nnext: kgcrawl pipeline init tour --ontology {owl} --seeds URL\n" in result.output
+
+
+def test_the_next_step_crawls_a_domain_that_has_a_pipeline(tmp_path) -> None:
+    result = build_ontology(_corpus(tmp_path / "corpus"), BuildOptions(
+        domain="tourism", out=tmp_path / "t.owl", lattice_dir=tmp_path, max_terms=len(PINS),
+        terms=tuple(PINS)))  # fmt: skip
+    assert result.next_step() == f"kgcrawl crawl tourism --ontology {tmp_path / 't.owl'}"
 
 
 def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], BuildOptions, type, str]]:
