@@ -138,7 +138,10 @@ def build_ontology(
 def refresh_ontology(
     domain: Annotated[str, typer.Argument(help="Domain (pipelines/<name>.toml) or pipeline file.")],
     run: Annotated[
-        str | None, typer.Option("--run", help="Take the pages from this run, not the graph.")
+        str | None,
+        typer.Option(
+            "--run", help="Take the pages from this run, not the graph, and refine its ontology."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report the new terms; write nothing.")

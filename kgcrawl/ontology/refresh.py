@@ -3,6 +3,9 @@
 The crawl finds words the ontology lacks. The relevant pages (R(p) > α) come
 from the knowledge graph — pages fetched by crawls of the domain — or from one
 run's state; the irrelevant pages downloaded alongside are the contrast set.
+The ontology refined is the pipeline's, or with a run the one that run judged
+its pages by (`crawl --ontology FILE` may have named another); `--set
+ontology=FILE` chooses.
 
 1. Candidates: tokens, segmented as `build-ontology` segments (labels as jieba
    user words, Latin phrases joined, stop words and numbers dropped; English
@@ -86,7 +89,8 @@ class RefreshError(KgcrawlError):
 class RefreshOptions:
     """Where the pages come from, the candidate thresholds, and what to write."""
 
-    run: str | None = None  # read the pages of this run's state instead of the graph
+    run: str | None = None  # read the pages of this run's state instead of the graph,
+    # and refine the ontology the run crawled with
     dry_run: bool = False
     corpus: Path | None = None  # default: corpus/<domain> beside the pipelines folder
     overrides: tuple[str, ...] = ()  # --set section.key=value
@@ -190,7 +194,10 @@ def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> Refr
 
     opts = options or RefreshOptions()
     _check_options(opts)
-    settings = load_settings(domain, parse_overrides(list(opts.overrides)))
+    overrides = parse_overrides(list(opts.overrides))
+    settings = load_settings(domain, overrides)
+    if opts.run is not None and "ontology" not in overrides:
+        settings = run_ontology(opts.run, settings)
     onto = read_ontology(settings.ontology)
     uri = settings.graph.uri
     if opts.run is None and uri == "none":
@@ -235,6 +242,22 @@ def _judged(pages: list[CrawledPage], settings: Settings) -> list[CrawledPage]:
     if alpha == "auto" or not given:
         return pages
     return [replace(page, relevant=page.relevance > alpha) for page in pages]
+
+
+def run_ontology(run_id: str, settings: Settings) -> Settings:
+    """The settings with the ontology the run judged its pages by (its last version): the
+    one its pages refine, which need not be the pipeline's (`crawl --ontology FILE`)."""
+    from kgcrawl.crawl.state import RunState
+    from kgcrawl.crawl.versions import recorded
+
+    state = RunState.open(run_id)
+    try:
+        meta = state.meta()
+    finally:
+        state.close()
+    if "ontologies" not in meta and "settings" not in meta:
+        return settings  # nothing recorded: the pipeline's
+    return recorded(meta)[-1].settings(settings)
 
 
 def run_pages(run_id: str, domain: str) -> list[CrawledPage]:

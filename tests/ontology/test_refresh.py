@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from kgcrawl.cli import app, main
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.versions import as_meta, version_of
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.refresh import (
@@ -80,8 +81,13 @@ def outcome(seq: int, url: str, **kw) -> Outcome:
     return Outcome(**base | {"seconds": 0.01, "host": "a.example", "seq": seq} | kw)
 
 
-def make_run(run_id: str, domain: str = "tiny") -> None:
-    state = RunState.create(run_id, {"domain": domain})
+def make_run(run_id: str, domain: str = "tiny", ontologies: list[Path] = ()) -> None:
+    """A run's state with the pages above; the ontology files it crawled with, if given,
+    recorded as a crawl records them."""
+    meta = {"domain": domain}
+    if ontologies:
+        meta["ontologies"] = as_meta([version_of(p, i + 1) for i, p in enumerate(ontologies)])
+    state = RunState.create(run_id, meta)
     texts = [(t, 0.9, True) for t in RELEVANT] + [(t, 0.1, False) for t in IRRELEVANT]
     for seq, (text, relevance, relevant) in enumerate(texts, start=1):
         url = f"http://a.example/{seq}"
@@ -133,6 +139,25 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     again = refresh_ontology(pipeline, RefreshOptions(run="r1", max_new=1))
     assert [t.term for t in again.added] == ["缆车"]
     assert again.files[0].name == "tiny.v3.owl" and next_version(onto_dir, "tiny") == 4
+
+
+def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(world) -> None:
+    """A crawl with `--ontology FILE` records FILE; its refresh builds on FILE, not on the
+    pipeline's ontology, and names its versions after the domain beside FILE."""
+    built = world / "built" / "tiny.fca.owl"
+    bigger = tiny_ontology()
+    extra = Concept(NS + "Cable", {"zh": "索道"}, parent=NS + "Scenic", edge=Edge.IS_A)
+    write_ontology(Ontology(bigger.iri, {**bigger.concepts, extra.iri: extra}), built)
+    make_run("r1", ontologies=[built])
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
+    assert result.old_path == built and NS + "Cable" in result.ontology.concepts
+    told = RefreshOptions(
+        run="r1", dry_run=True, overrides=(f"ontology={world / 'ontologies' / 'tiny.owl'}",)
+    )
+    result = refresh_ontology(pipeline, told)
+    assert result.old_path == world / "ontologies" / "tiny.owl"
+    assert NS + "Cable" not in result.ontology.concepts
 
 
 def test_alpha_given_for_the_refresh_rejudges_the_pages(world) -> None:
