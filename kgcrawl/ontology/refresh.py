@@ -181,6 +181,8 @@ class RefreshResult:
         if not self.files:
             return None
         where = Path(os.path.relpath(self.files[0], self.pipeline.parent)).as_posix()
+        if where.startswith("../../"):  # not beside the pipelines folder: say where it is
+            where = self.files[0].as_posix()
         return (
             f"crawl with --ontology {self.files[0]} (a resumed run takes it from its next "
             f'page on), or set ontology = "{where}" in {self.pipeline.name}'

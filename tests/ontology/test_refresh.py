@@ -141,10 +141,12 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     assert again.files[0].name == "tiny.v3.owl" and next_version(onto_dir, "tiny") == 4
 
 
-def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(world) -> None:
+def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
+    world, tmp_path_factory
+) -> None:
     """A crawl with `--ontology FILE` records FILE; its refresh builds on FILE, not on the
     pipeline's ontology, and names its versions after the domain beside FILE."""
-    built = world / "built" / "tiny.fca.owl"
+    built = tmp_path_factory.mktemp("elsewhere") / "tiny.fca.owl"  # the user's own folder
     bigger = tiny_ontology()
     extra = Concept(NS + "Cable", {"zh": "索道"}, parent=NS + "Scenic", edge=Edge.IS_A)
     write_ontology(Ontology(bigger.iri, {**bigger.concepts, extra.iri: extra}), built)
@@ -152,6 +154,9 @@ def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(world)
     pipeline = str(world / "pipelines" / "tiny.toml")
     result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
     assert result.old_path == built and NS + "Cable" in result.ontology.concepts
+    written = refresh_ontology(pipeline, RefreshOptions(run="r1"))
+    assert written.files[0] == built.parent / "tiny.v2.owl"
+    assert written.how_to_use().endswith(f'set ontology = "{written.files[0]}" in tiny.toml')
     told = RefreshOptions(
         run="r1", dry_run=True, overrides=(f"ontology={world / 'ontologies' / 'tiny.owl'}",)
     )
