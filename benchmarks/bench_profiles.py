@@ -64,11 +64,14 @@ class Figures:
 
 
 def auc(scores: np.ndarray, labels: np.ndarray) -> float:
-    """Area under the ROC curve: P(score of a relevant page > score of an irrelevant one)."""
+    """Area under the ROC curve: P(score of a relevant page > score of an irrelevant one),
+    a tie counting one half (pages that name no topic word all score 0)."""
+    from scipy.stats import rankdata
+
     pos, neg = scores[labels], scores[~labels]
     if not len(pos) or not len(neg):
         return float("nan")
-    ranks = np.argsort(np.argsort(np.concatenate([pos, neg]), kind="stable")) + 1.0
+    ranks = rankdata(np.concatenate([pos, neg]))  # ties share their mean rank
     return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 

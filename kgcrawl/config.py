@@ -67,7 +67,7 @@ class Calibration:
     positives: str = ""  # on-topic documents; "" = corpus/<domain> beside the pipelines
     negatives: str = ""  # off-topic documents; "" = the shipped corpus/background
     precision: float = 0.0  # 0: α near the best F1; else the lowest α with this precision
-    tolerance: float = 0.02  # α: the middle of those whose F1 is within this of the best
+    tolerance: float = 0.04  # α: the middle of those whose F1 is within this of the best
     beta_margin: float = 0.9  # β = r2 · α · margin
     page_tokens: int = 600  # length of each composed page (calibrate.py says why)
     share: float = 0.5  # a composed page is relevant when this share of it is on topic

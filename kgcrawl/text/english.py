@@ -101,6 +101,32 @@ def can_be_noun(word: str) -> bool:
     return not readings or "NOUN" in readings or "PROPN" in readings
 
 
+def other_numbers(label: str) -> tuple[str, ...]:
+    """An English label with its head noun in the other number: the forms a page may write.
+
+    A Chinese word has one form; an English page writes "scenic areas" and "visitors"
+    where the ontology says "scenic area" and "visitor", and 164 of the 170 English
+    labels of the shipped tourism ontology have no plural among their labels. The head
+    is the last word; a label whose last word is capitalised (a name: West Lake) or
+    whose other words hold a stop word (means of transport: the head is not last) keeps
+    its one form. Forms no page uses (sceneries) are harmless: they never match.
+
+    >>> other_numbers("scenic area"), other_numbers("tourists"), other_numbers("West Lake")
+    (('scenic areas',), ('tourist',), ())
+    >>> other_numbers("means of transport")
+    ()
+    """
+    *rest, head = label.split(" ")
+    if not head.isalpha() or not head.islower() or english_stop_words() & set(rest):
+        return ()
+    import lemminflect
+
+    base = _NOUN_LEMMAS.get(head) or lemminflect.getAllLemmas(head, "NOUN").get("NOUN", [head])[0]
+    plural = lemminflect.getInflection(base, "NNS")
+    forms = dict.fromkeys([base, *plural[:1]])
+    return tuple(" ".join([*rest, form]) for form in forms if form != head)
+
+
 @dataclass
 class EnglishTerms:
     """One document's terms with their counts, and what the corpus statistics need."""
