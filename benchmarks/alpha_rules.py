@@ -53,7 +53,7 @@ GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
 POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
 PROFILES = ("default", "sparse", "flat")
 FLOOR = 0.15  # R at or below this is no topical page at all: left out of the EM fit
-TOLERANCE = Calibration().tolerance  # the default pipelines calibrate with
+TOLERANCE = Calibration().labelled_tolerance  # what `calibrate --truth` moves α within
 LABELLERS = ("own", "fcits_oh", "bfs")  # whose crawl the labelled pages come from
 
 

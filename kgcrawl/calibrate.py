@@ -224,7 +224,8 @@ def thresholds_on(
 ) -> Thresholds:
     """α and β from R of pages known to be relevant and not; `what` names them in the
     error when no α fits. α: the lowest of `calibration.precision`, else of those whose F1
-    is within `calibration.tolerance` of the best, the middle, or the nearest `prior`."""
+    is within `calibration.tolerance` of the best the middle, or with a `prior` (labelled
+    pages, labelled.py) of those within `calibration.labelled_tolerance` the nearest it."""
     cal = settings.calibration
     if cal.precision:
         chosen = precise_separation(relevant, irrelevant, cal.precision)
@@ -235,7 +236,7 @@ def thresholds_on(
     elif prior is None:
         chosen = robust_separation(relevant, irrelevant, cal.tolerance)
     else:
-        chosen = nearest_separation(relevant, irrelevant, cal.tolerance, prior)
+        chosen = nearest_separation(relevant, irrelevant, cal.labelled_tolerance, prior)
     beta = admission_beta(chosen.alpha, settings.relevance.r[1], cal.beta_margin)
     return Thresholds(chosen.alpha, round(beta, 4), chosen, tuple(relevant),
                       tuple(irrelevant), calibration_key(settings, keywords))  # fmt: skip

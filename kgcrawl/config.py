@@ -68,6 +68,7 @@ class Calibration:
     negatives: str = ""  # off-topic documents; "" = the shipped corpus/background
     precision: float = 0.0  # 0: α near the best F1; else the lowest α with this precision
     tolerance: float = 0.04  # α: the middle of those whose F1 is within this of the best
+    labelled_tolerance: float = 0.02  # α on labelled pages: moved into this of their best F1
     beta_margin: float = 0.9  # β = r2 · α · margin
     page_tokens: int = 600  # length of each composed page (calibrate.py says why)
     share: float = 0.5  # a composed page is relevant when this share of it is on topic
@@ -432,8 +433,9 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     cal = settings.calibration
     if not 0 <= cal.precision < 1:
         fail("calibration.precision", f"must lie in [0, 1) (0 = best F1), got {cal.precision}")
-    if not 0 <= cal.tolerance < 1:
-        fail("calibration.tolerance", f"must lie in [0, 1), got {cal.tolerance}")
+    for key in ("tolerance", "labelled_tolerance"):
+        if not 0 <= getattr(cal, key) < 1:
+            fail(f"calibration.{key}", f"must lie in [0, 1), got {getattr(cal, key)}")
     if not 0 < cal.beta_margin <= 1:
         fail("calibration.beta_margin", f"must lie in (0, 1], got {cal.beta_margin}")
     if not 0 < cal.share < 1:

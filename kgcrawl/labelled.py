@@ -13,7 +13,7 @@ run recorded.
 
 **Interpretation** (the spec calibrates on documents only): the labels correct
 the corpora's α only as far as they must. Of the thresholds whose F1 on the
-labelled pages is within `calibration.tolerance` of the best, the one nearest
+labelled pages is within `calibration.labelled_tolerance` (0.02) of the best, the one nearest
 the corpora's α is taken (`calibration.precision`, when set, rules as it does for
 the corpora), and it is kept for crawls with the run's strategy only. The middle
 of that range, as on the corpora, fell 0.11 below the corpora's α on a typical
@@ -22,10 +22,14 @@ so the middle judged every page relevant. Replayed over 59 crawls of 3 000
 pages (10 strategies × 3 profiles × 2 domains, 5 draws each, `python
 benchmarks/alpha_rules.py`), α from 200 labelled pages of the crawl itself gave
 F1 ≥ 0.9 × the best threshold's in 295 of 295 draws (worst 0.92; the middle:
-294, worst 0.88), from 100 pages in 291 (worst 0.68); the corpora's α passes 42
-of 59 crawls. The same 200 labels taken from the world's fcits_oh crawl and used
-for every strategy passed 180 of 235 (worst 0.72: BFS), which is why the result
-is not shared across strategies. Crawled again with it (`python
+294, worst 0.88), from 100 pages in 291 (worst 0.68); the corpora's α passes 46
+of 59 crawls. Within 0.04, the corpora's tolerance (calibrate.py says why), α from
+200 labels passed 295 and 292 of 295 in two sets of draws (`--labelled 100 200`, and
+`--labelled 200`), within 0.02 295 and 294: the labels are pages of the user's own
+web, whose best region is the target, so they keep the narrower band
+(`calibration.labelled_tolerance`). The same 200 labels taken from the world's
+fcits_oh crawl and used for every strategy passed 180 of 235 (worst 0.72: BFS),
+which is why the result is not shared across strategies. Crawled again with it (`python
 benchmarks/bench_labelled.py`: 1 000 pages, fcits_oh, BFS and FCITS on every profile
 and domain, 200 labels of the first crawl), 18 of 18 crawls judged their pages with
 F1 ≥ 0.9 × best against 11 of 18 with the corpora's α, and no true harvest fell.
