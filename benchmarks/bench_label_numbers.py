@@ -1,16 +1,16 @@
-"""English labels in both numbers: does R(p) separate English pages better? (scoring/relevance.py)
+"""English labels in the plural too: does R(p) separate English pages better? (scoring/relevance.py)
 
 The English documents of our corpora are scored as pages (`calibrate.document_page`,
 the same parse, counts and R(p) a crawl uses) with each shipped ontology, twice:
 matching the ontology's labels as written, and with `topic_labels` (each English
-label's head noun also in the other number). On-topic: the domain's English
+label's head noun also in the plural). On-topic: the domain's English
 documents (tourism: corpus/tourism and corpus/tourism-en); off-topic: the English
 background documents and the other domain's. The sandbox cannot show this: its
 English vocabulary is written in the singular (sandbox/lexicon.py).
 
 Measured 2026-11-24:
 
-| domain | positives / negatives | labels as written: AUC, best F1 | both numbers: AUC, best F1 |
+| domain | positives / negatives | labels as written: AUC, best F1 | with plurals: AUC, best F1 |
 | --- | --- | --- | --- |
 | tourism | 80 / 106 | 0.931, 0.897 | 0.961, 0.939 |
 | rainstorm | 16 / 170 | 1.000, 1.000 | 1.000, 1.000 |
@@ -54,7 +54,7 @@ def scores(texts: list[str], labels: list[tuple[str, ...]], vector: np.ndarray) 
 def main() -> None:
     background = english_texts("background")
     print("| domain | positives / negatives | labels as written: AUC, best F1 "
-          "| both numbers: AUC, best F1 |\n| --- | --- | --- | --- |")  # fmt: skip
+          "| with plurals: AUC, best F1 |\n| --- | --- | --- | --- |")  # fmt: skip
     for domain, folders in ON_TOPIC.items():
         topic = topic_model_for(load_settings(domain))
         positives = english_texts(*folders)

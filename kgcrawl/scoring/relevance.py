@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from kgcrawl.ontology.topic import TopicModel
-from kgcrawl.text.english import other_numbers
+from kgcrawl.text.english import plural_forms
 from kgcrawl.text.html import GROUPS
 from kgcrawl.text.matching import TopicMatcher
 from kgcrawl.text.tokenize import LANGS, lang_of
@@ -87,15 +87,15 @@ def page_relevance(
 
 def topic_labels(topic: TopicModel) -> list[tuple[str, ...]]:
     """Every label of every topic word, in W_T order (topic word i = concept i), with each
-    English label's head noun also in the other number (`english.other_numbers`) unless
-    that form is a label already.
+    English label's head noun also in the plural (`english.plural_forms`) unless that
+    form is a label already.
 
     **Interpretation** (Eq. 3 counts "occurrences of topic word i"; the paper's words
     were Chinese, which has one form): an English page that writes "scenic areas" names
     the topic word "scenic area". On the English documents of our corpora scored as
     pages (tourism and tourism-en: 80, against 90 background and 16 rainstorm ones), the
     tourism ontology's R(p) separated them with AUC 0.931 and best F1 0.897 on the labels
-    as written, 0.961 and 0.939 with both numbers; rainstorm's was 1.000 either way
+    as written, 0.961 and 0.939 with the plurals; rainstorm's was 1.000 either way
     (benchmarks/bench_label_numbers.py).
     """
     words = [concept.all_labels() for concept in topic.ontology.concepts.values()]
@@ -103,7 +103,7 @@ def topic_labels(topic: TopicModel) -> list[tuple[str, ...]]:
     return [
         labels + tuple(dict.fromkeys(
             form for label in labels if lang_of(label) == "en"
-            for form in other_numbers(label) if form.casefold() not in known
+            for form in plural_forms(label) if form.casefold() not in known
         ))
         for labels in words
     ]  # fmt: skip
