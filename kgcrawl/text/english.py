@@ -26,7 +26,8 @@ stand in for the noun tagger Chinese gets from jieba:
 Words are cut as `tokenize.word_tokens` cuts them (the same Unicode-word
 pattern), here with their positions, to see the punctuation between them.
 Crawl-side tokenizing (tokenize.py) is untouched: the crawler matches the
-surface forms the builder records as altLabels (build.py).
+surface forms the builder records as altLabels (build.py), and the plural of
+every English label (`plural_forms`, through scoring/relevance.py).
 """
 
 from __future__ import annotations
