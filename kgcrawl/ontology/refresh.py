@@ -254,12 +254,9 @@ def run_ontology(run_id: str, settings: Settings) -> Settings:
 
     state = RunState.open(run_id)
     try:
-        meta = state.meta()
+        return recorded(state.meta())[-1].settings(settings)
     finally:
         state.close()
-    if "ontologies" not in meta and "settings" not in meta:
-        return settings  # nothing recorded: the pipeline's
-    return recorded(meta)[-1].settings(settings)
 
 
 def run_pages(run_id: str, domain: str) -> list[CrawledPage]:

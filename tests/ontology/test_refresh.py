@@ -81,13 +81,14 @@ def outcome(seq: int, url: str, **kw) -> Outcome:
     return Outcome(**base | {"seconds": 0.01, "host": "a.example", "seq": seq} | kw)
 
 
-def make_run(run_id: str, domain: str = "tiny", ontologies: list[Path] = ()) -> None:
-    """A run's state with the pages above; the ontology files it crawled with, if given,
-    recorded as a crawl records them."""
-    meta = {"domain": domain}
-    if ontologies:
-        meta["ontologies"] = as_meta([version_of(p, i + 1) for i, p in enumerate(ontologies)])
-    state = RunState.create(run_id, meta)
+def run_meta(ontology: Path, domain: str = "tiny") -> dict:
+    """A run's domain and the ontology file it crawled with, recorded as a crawl records it."""
+    return {"domain": domain, "ontologies": as_meta([version_of(ontology, 1)])}
+
+
+def make_run(run_id: str, ontology: Path, domain: str = "tiny") -> None:
+    """A run's state with the pages above, crawled with `ontology`."""
+    state = RunState.create(run_id, run_meta(ontology, domain))
     texts = [(t, 0.9, True) for t in RELEVANT] + [(t, 0.1, False) for t in IRRELEVANT]
     for seq, (text, relevance, relevant) in enumerate(texts, start=1):
         url = f"http://a.example/{seq}"
@@ -103,7 +104,7 @@ def files(root: Path) -> set[str]:
 
 
 def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
-    make_run("r1")
+    make_run("r1", world / "ontologies" / "tiny.owl")
     pipeline = str(world / "pipelines" / "tiny.toml")
     result = refresh_ontology(pipeline, RefreshOptions(run="r1"))
 
@@ -150,7 +151,7 @@ def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
     bigger = tiny_ontology()
     extra = Concept(NS + "Cable", {"zh": "索道"}, parent=NS + "Scenic", edge=Edge.IS_A)
     write_ontology(Ontology(bigger.iri, {**bigger.concepts, extra.iri: extra}), built)
-    make_run("r1", ontologies=[built])
+    make_run("r1", built)
     pipeline = str(world / "pipelines" / "tiny.toml")
     result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
     assert result.old_path == built and NS + "Cable" in result.ontology.concepts
@@ -166,7 +167,9 @@ def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
 
 
 def test_alpha_given_for_the_refresh_rejudges_the_pages(world) -> None:
-    make_run("r1")  # the crawl judged 4 pages relevant (R 0.9) and 2 not (R 0.1)
+    make_run(
+        "r1", world / "ontologies" / "tiny.owl"
+    )  # the crawl judged 4 pages relevant (R 0.9) and 2 not (R 0.1)
     pipeline = str(world / "pipelines" / "tiny.toml")
     options = RefreshOptions(run="r1", dry_run=True)
     assert refresh_ontology(pipeline, options).relevant_pages == 4
@@ -178,7 +181,7 @@ def test_alpha_given_for_the_refresh_rejudges_the_pages(world) -> None:
 
 
 def test_dry_run_writes_nothing(world, graph_server, graph_store) -> None:
-    make_run("r1")
+    make_run("r1", world / "ontologies" / "tiny.owl")
     before = files(world)
     uri = graph_server.uri(graph_store.graph_name)
     result = refresh_ontology(
@@ -192,7 +195,7 @@ def test_dry_run_writes_nothing(world, graph_server, graph_store) -> None:
 
 
 def test_cli_prints_terms_and_where_they_went(world) -> None:
-    make_run("r1")
+    make_run("r1", world / "ontologies" / "tiny.owl")
     pipeline = str(world / "pipelines" / "tiny.toml")
     before = files(world)
     result = runner.invoke(app, ["refresh-ontology", pipeline, "--run", "r1", "--dry-run"])
@@ -258,10 +261,10 @@ def test_nothing_to_refresh_from(world, capsys) -> None:
     pipeline = str(world / "pipelines" / "tiny.toml")
     with pytest.raises(RefreshError, match=r"graph\.uri = none"):
         refresh_ontology(pipeline)
-    make_run("storm", domain="rainstorm")
+    make_run("storm", world / "ontologies" / "tiny.owl", domain="rainstorm")
     with pytest.raises(RefreshError, match="run storm crawled 'rainstorm', not 'tiny'"):
         refresh_ontology(pipeline, RefreshOptions(run="storm"))
-    state = RunState.create("empty", {"domain": "tiny"})
+    state = RunState.create("empty", run_meta(world / "ontologies" / "tiny.owl"))
     state.close()
     with pytest.raises(RefreshError, match="no relevant page of 'tiny' in the run empty"):
         refresh_ontology(pipeline, RefreshOptions(run="empty"))
