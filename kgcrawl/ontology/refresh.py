@@ -19,6 +19,14 @@ ontology=FILE` chooses.
    domain's vocabulary (on the sandbox, 游船 and 瀑布 are in 70 % and 30 % of the
    relevant and irrelevant pages of a BFS crawl), so an absolute cut-off on
    the irrelevant share would keep only noise.
+   **Interpretation** ("candidate new terms"): a word of general language is no
+   term, however it splits the crawl. Words commoner than GENERAL_ZIPF in
+   wordfreq's general Chinese or English (the measure build-ontology's termhood
+   uses, terms.py) are left out: the demo's refresh on the default web added
+   year, day, national (zipf 5.5–6.0), and one of the shipped tourism ontology
+   from a 300-page crawl 记者, 发展, 国家, 社会, 活动, 地区, 人员, 城市, 全国
+   (5.5–6.2), beside terms of 3.0–5.2 (缆车 3.4, 导游 3.9, resort 4.4, hotel
+   5.0, park and town 5.2).
 2. The formal context is rebuilt (fca.py) over the domain's corpus documents
    plus the relevant pages, with the ontology's concepts (a document has a
    concept when it holds any of its labels) and the accepted terms as
@@ -54,6 +62,7 @@ from kgcrawl.ontology.fca import FormalContext
 from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import ncname
 from kgcrawl.ontology.model import Concept, Edge, Ontology
+from kgcrawl.ontology.terms import general_frequency
 from kgcrawl.text.english import english_terms
 from kgcrawl.text.tokenize import (
     add_user_words,
@@ -79,6 +88,10 @@ RETURN DISTINCT p.url AS url, p.text AS text, p.relevance AS relevance
 ORDER BY relevance DESC, url
 LIMIT $limit
 """
+
+
+GENERAL_ZIPF = 5.3  # module docstring, step 1: wordfreq's log10 per 10⁹ words
+GENERAL = 10 ** (GENERAL_ZIPF - 9)  # the same, as a frequency
 
 
 class RefreshError(KgcrawlError):
@@ -407,7 +420,7 @@ def _candidates(
         irr_share = irr_df[term] / n_irr if n_irr else 0.0
         if df < opts.min_pages or rel_share < opts.min_share:
             continue
-        if rel_share < opts.min_lift * irr_share:
+        if rel_share < opts.min_lift * irr_share or general_frequency(term) >= GENERAL:
             continue
         out.append((term, df, irr_df[term], rel_share - irr_share))
     out.sort(key=lambda c: (-c[3], -c[1], c[0]))

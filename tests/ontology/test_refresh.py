@@ -28,12 +28,14 @@ NS = "http://example.org/tiny#"
 # Every relevant page names the new word 缆车 (cable car) with the concept 景区 (scenic
 # area); 导游 (tour guide) is in two of them and in a corpus document that lacks 景区;
 # 门票 (ticket) is in 3/4 of them and 1/2 of the irrelevant pages: exactly the least lift,
-# 1.5; 网站 (website) is in every irrelevant page; the mountains are in one page each.
+# 1.5; 网站 (website) is in every irrelevant page; the mountains are in one page each;
+# 记者 (reporter) is in every relevant page and no irrelevant one, but is a word of general
+# Chinese (wordfreq zipf 5.5), no term.
 RELEVANT = [
-    "黄山景区的缆车很受欢迎，旅游网站推荐，门票打折。",
-    "泰山景区缆车今天维修，旅游网站发布通知，门票照常。",
-    "峨眉山景区新建缆车，游客可在网站预订门票，附导游电话。",
-    "华山景区缆车排队，博物馆和酒店也很热闹，导游在此。",
+    "黄山景区的缆车很受欢迎，旅游网站推荐，门票打折。记者",
+    "泰山景区缆车今天维修，旅游网站发布通知，门票照常。记者",
+    "峨眉山景区新建缆车，游客可在网站预订门票，附导游电话。记者",
+    "华山景区缆车排队，博物馆和酒店也很热闹，导游在此。记者",
 ]
 IRRELEVANT = ["股票市场今天上涨，财经网站发布新闻，球赛门票售罄。", "足球比赛结果，体育网站新闻。"]
 CORPUS = {
