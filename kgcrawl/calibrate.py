@@ -191,14 +191,14 @@ def labelled_entry(settings: Settings, keywords: bool) -> Path:
 def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     """Score both corpora as pages, choose α and β, write the cache and the plot."""
     from kgcrawl.ontology.topic import topic_model_for
-    from kgcrawl.scoring.relevance import page_relevance, topic_matcher, topic_nameable
+    from kgcrawl.scoring.relevance import nameable_words, page_relevance, topic_matcher
     from kgcrawl.text.analysis import analyse_page
     from kgcrawl.text.corpus import read_corpus
 
     positives_dir, negatives_dir = corpus_folders(settings)
     topic = topic_model_for(settings, keywords=keywords)
     matcher = topic_matcher(topic)
-    nameable = topic_nameable(topic)
+    nameable = nameable_words(matcher.words)
     cal = settings.calibration
     pages = compose_pages(read_corpus(positives_dir).documents,
                           read_corpus(negatives_dir).documents, cal)  # fmt: skip

@@ -26,9 +26,9 @@ from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import (
     dense_counts,
+    nameable_words,
     page_relevance,
     topic_matcher,
-    topic_nameable,
 )
 from kgcrawl.text.urls import canonical_url
 
@@ -117,7 +117,7 @@ class Crawl:
         self.topic = topic
         self.topic_vector = topic.vector
         self.matcher = topic_matcher(topic)
-        self.nameable = topic_nameable(topic)
+        self.nameable = nameable_words(self.matcher.words)
         self.stats = stats
         self.anchors = EvidenceScorer(
             self.topic_vector, self.stats, weights, rel.bm25_k, rel.bm25_b, sums
