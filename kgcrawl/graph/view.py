@@ -23,18 +23,19 @@ def result_table(result: QueryResult, title: str | None = None) -> Records:
         c for i, c in enumerate(columns) if i not in times and all(_is_number(r[i]) for r in rows)
     )
     table = Records(columns, title=title, caption=f"{len(rows)} rows", numeric=numbers)
-    for cells in readable_rows(result):
+    for cells in readable_rows(result, times):
         table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
     return table
 
 
-def readable_rows(result: QueryResult) -> list[list[str]]:
+def readable_rows(result: QueryResult, times: set[int] | None = None) -> list[list[str]]:
     """The rows as people read them (the terminal, the demo's report).
 
     The graph stores times as epoch milliseconds (SPEC §8); a column named `…_at`
-    that holds them is shown as local ISO time (JSON and CSV keep the numbers).
+    that holds them (`times`, found when not given) is shown as local ISO time
+    (JSON and CSV keep the numbers).
     """
-    times = _time_columns(result)
+    times = _time_columns(result) if times is None else times
     return [
         [iso_time(v) if i in times else _text(v) for i, v in enumerate(row)] for row in result.rows
     ]
