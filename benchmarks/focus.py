@@ -18,17 +18,18 @@ from pathlib import Path
 
 import numpy as np
 
-from kgcrawl.calibrate import resolve_thresholds
+from kgcrawl.calibrate import composed_for, resolve_thresholds
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.trials import OutcomeCache, run_trial
+from kgcrawl.evaluate.judge import TruthScores
 from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
-from kgcrawl.scoring.thresholds import best_separation, separation
+from kgcrawl.scoring.thresholds import best_separation
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.urls import canonical_url
 
@@ -101,7 +102,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     start = time.monotonic()
     topic = topic_for(settings)
     w.cache = w.cache or outcome_cache(w.resolve, settings)
-    trial = run_trial(settings, topic, w.cache, max_pages)
+    trial = run_trial(settings, topic, w.cache, max_pages, composed_for(settings))
     truths = [w.relevant(o.final_url) for o in trial.pages]
     relevances = [o.relevance or 0.0 for o in trial.pages]
     counters = trial.crawl.counters
@@ -109,6 +110,8 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     rel = [r for r, t in zip(relevances, truths, strict=True) if t]
     irr = [r for r, t in zip(relevances, truths, strict=True) if not t]
     best = best_separation(rel, irr)
+    judged = [sum(o.relevant for o, t in zip(trial.pages, truths, strict=True) if t == side)
+              for side in (True, False)]  # fmt: skip
     cumulative = np.cumsum(truths) if truths else np.zeros(0)
     return CrawlFigures(
         label=label,
@@ -117,7 +120,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         promoted=counters.promoted,
         harvest={m: float(cumulative[min(m, dp) - 1] / min(m, dp)) for m in MARKS if dp},
         lp=counters.lp,
-        f1=separation(rel, irr, alpha).f1,
+        f1=TruthScores(rel, irr, judged=(judged[0], judged[1])).own(alpha).f1,
         best_f1=best.f1,
         best_alpha=best.alpha,
         alpha=alpha,

@@ -94,10 +94,11 @@ from kgcrawl.scoring.thresholds import (
     precise_separation,
     robust_separation,
 )
+from kgcrawl.scoring.web_alpha import ComposedPage
 from kgcrawl.text.corpus import Document
 from kgcrawl.text.matching import token_length
 
-CACHE_VERSION = 5  # bump when the making or scoring of calibration pages changes
+CACHE_VERSION = 6  # bump when the making or scoring of calibration pages changes
 
 
 class CalibrationError(KgcrawlError):
@@ -117,6 +118,7 @@ class Thresholds:
     origin: str = "calibrated now"
     strategy: str | None = None  # None: every strategy of the model; else labelled.py's
     source: str = ""  # what it was calibrated on, when not the corpora
+    composed: tuple[ComposedPage, ...] = ()  # the corpora's pages, for a crawl's web α
 
     @property
     def plot(self) -> Path:
@@ -176,11 +178,26 @@ def cached(settings: Settings, keywords: bool = False, labelled: bool = True) ->
             data["separation"] = Separation(**data["separation"])
             data["positives"] = tuple(data["positives"])
             data["negatives"] = tuple(data["negatives"])
+            data["composed"] = tuple(map(ComposedPage.from_json, data.get("composed", ())))
             on = f" on {data['source']}" if data.get("source") else ""
             return Thresholds(**{**data, "origin": f"calibrated{on}, cached in {path}"})
         except (OSError, ValueError, TypeError, KeyError):
             continue  # missing or unreadable: calibrate again
     return None
+
+
+def composed_for(settings: Settings) -> tuple[ComposedPage, ...]:
+    """The composed pages of the settings' α when it is the corpora's calibrated one (a
+    crawl recalibrates on them for its web, scoring/web_alpha.py); () for an α set as a
+    number or chosen on labelled pages."""
+    from kgcrawl.crawl.strategies.base import uses_keywords
+
+    if not settings.origins.get("relevance.alpha", "").startswith("calibrated"):
+        return ()
+    found = cached(settings, uses_keywords(settings))
+    if found is None or found.source or found.alpha != settings.relevance.alpha:
+        return ()
+    return found.composed
 
 
 def labelled_entry(settings: Settings, keywords: bool) -> Path:
@@ -203,11 +220,14 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
     pages = compose_pages(read_corpus(positives_dir).documents,
                           read_corpus(negatives_dir).documents, cal)  # fmt: skip
     scores: tuple[list[float], list[float]] = ([], [])
+    composed = []
     for page, relevant in pages:
         analysis = analyse_page(page, "http://calibration/", matcher)
         relevance = page_relevance(analysis.counts, topic.vector, nameable.get(analysis.lang))
         scores[0 if relevant else 1].append(relevance)
+        composed.append(ComposedPage.of(analysis.counts, analysis.lang, relevant))
     result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
+    result = replace(result, composed=tuple(composed))
     labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all
     write_cache(result)
     plot_distributions(result, settings.domain)

@@ -73,6 +73,7 @@ class Calibration:
     page_tokens: int = 600  # length of each composed page (calibrate.py says why)
     share: float = 0.5  # a composed page is relevant when this share of it is on topic
     pages: int = 400  # composed pages
+    probe_pages: int = 200  # α judged no page of these relevant: recalibrate on the web's words
 
 
 @dataclass(frozen=True)
@@ -446,6 +447,8 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     ):
         if count < 10:
             fail(key, f"must be at least 10, got {count}")
+    if cal.probe_pages < 0:
+        fail("calibration.probe_pages", f"must be 0 (never) or more, got {cal.probe_pages}")
     for key, vector in (("relevance.r", rel.r), ("relevance.k", rel.k)):
         if any(not 0 <= x <= 1 for x in vector):
             fail(key, f"every value must lie in [0, 1], got {list(vector)}")

@@ -79,7 +79,7 @@ def _crawl_section(result: DemoResult) -> list[str]:
 
         scores = result.truth_scores
         lines += [
-            separation_markdown(scores.relevant, scores.irrelevant, result.alpha).rstrip(),
+            separation_markdown(scores, result.alpha).rstrip(),
             "",
         ]
     return lines

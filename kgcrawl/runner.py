@@ -138,7 +138,7 @@ def crawl(
     A new run's `alpha = "auto"` / `beta = "auto"` are calibrated first (cached per
     ontology), so the run records the numbers it used.
     """
-    from kgcrawl.calibrate import resolve_thresholds
+    from kgcrawl.calibrate import composed_for, resolve_thresholds
 
     Executor(request.executor, request.ray_address).check()  # before anything is started
     new_archive = state is None or not state.meta().get("warc")
@@ -159,7 +159,8 @@ def crawl(
                 sandbox = {"seed": request.sandbox_seed, "size": request.sandbox_size,
                            "profile": request.sandbox_profile}  # fmt: skip
             state = start_run(settings, resolve=request.resolve, run_id=request.run_id,
-                              warc=request.warc, sandbox=sandbox)  # fmt: skip
+                              warc=request.warc, sandbox=sandbox,
+                              composed=composed_for(settings))  # fmt: skip
             stack.callback(state.close)
         sink = _graph_sink(settings, state)
         if sink is not None:

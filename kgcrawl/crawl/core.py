@@ -12,6 +12,7 @@ exactly (crawl/state.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from kgcrawl.config import Settings
@@ -30,6 +31,8 @@ from kgcrawl.scoring.relevance import (
     page_relevance,
     topic_matcher,
 )
+from kgcrawl.scoring.thresholds import admission_beta
+from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha, web_alpha
 from kgcrawl.text.urls import canonical_url
 
 
@@ -62,8 +65,19 @@ class Decision:
 class Crawl:
     """Topic model, frontier, scores and strategy of one crawl."""
 
-    def __init__(self, settings: Settings, rng: random.Random, topic: TopicModel) -> None:
-        """`topic` is the crawl's topic model (`topic_for(settings)`): the core reads no file."""
+    def __init__(
+        self,
+        settings: Settings,
+        rng: random.Random,
+        topic: TopicModel,
+        composed: Sequence[ComposedPage] = (),
+    ) -> None:
+        """`topic` is the crawl's topic model (`topic_for(settings)`): the core reads no file.
+
+        `composed`: the pages α was calibrated on (kgcrawl/calibrate.py), when it was
+        calibrated on the corpora; with them α is recalibrated on the web's own topic
+        words if it judges next to none of the first pages relevant (`_probe`).
+        """
         self.settings = settings
         rel = settings.relevance
         if not all(isinstance(x, float | int) for x in (rel.alpha, rel.beta)):
@@ -85,6 +99,8 @@ class Crawl:
         self.fingerprints = Fingerprints()
         self.traps = TrapGuard(settings.crawl.trap_cap)
         self.relevances: list[float] = []  # R(p) of each page downloaded, in order
+        self.composed = tuple(composed)
+        self.web_alpha: WebAlpha | None = None  # α recalibrated on the web's words, if it was
 
     def use_ontology(self, settings: Settings, topic: TopicModel) -> None:
         """Go on with the ontology of `settings` (a new version, crawl/versions.py).
@@ -107,6 +123,7 @@ class Crawl:
             for source, per_link in self.anchors.all_sums().items()
         }
         self._use_topic(topic, stats, sums)
+        self.composed = ()  # counted with the old version's word indices
 
     def _use_topic(
         self, topic: TopicModel, stats: CorpusStats, sums: dict[str, dict[int, dict[int, float]]]
@@ -181,7 +198,7 @@ class Crawl:
         counts = dense_counts(outcome.counts, len(self.topic_vector))
         nameable = self.nameable.get(outcome.lang)
         relevance = page_relevance(counts, self.topic_vector, nameable)  # Eq. 3–4
-        relevant = relevance > rel.alpha
+        relevant = relevance > self.alpha(outcome.lang)
         self.counters.dp += 1
         self.counters.lp += int(relevant)
         self.relevances.append(relevance)
@@ -205,7 +222,45 @@ class Crawl:
         if rel.r[0] > 0 and self.counters.dp % rel.pagerank_every == 0:
             self.solve_pagerank()  # with r1 = 0 no P depends on PageRank: nothing to re-score
         self.strategy.observe(link, page, relevant, relevance)
+        if self.counters.dp == self.settings.calibration.probe_pages and self.composed:
+            self._probe()
         return Decision(relevance, relevant, link_scores)
+
+    def alpha(self, lang: str | None) -> float:
+        """The α a page in `lang` is judged by: the settings', or the web's after `_probe`."""
+        if self.web_alpha is None:
+            return float(self.settings.relevance.alpha)
+        return self.web_alpha.alpha(lang)
+
+    def _probe(self) -> None:
+        """After `calibration.probe_pages` pages: if α passed at most 1 in 100, recalibrate it
+        on the topic words those pages name (scoring/web_alpha.py), and β with it.
+
+        **Interpretation** (SPEC §4.6 calibrates on the corpora; a web may name little
+        of an ontology built from them): on the flat profile the demo's FCA ontology (142
+        concepts, 94 of which no page of the crawl names) left every page below the
+        corpora's α 0.41: `kgcrawl demo --sandbox-profile flat` judged 1 page of 2 000
+        relevant (F1 0.001 against the truth; best threshold 0.27, F1 0.96) and the
+        refresh found no term. Recalibrated after 200 pages on the 48 words they name:
+        α 0.29 (Chinese pages 0.30), LP 1 773, F1 0.92, and the refresh adds 20 terms.
+        Only a visible failure triggers it (at most 1 in 100 pages passed α), so a crawl
+        whose α works is untouched: `benchmarks/bench_focus.py` gives the same figures
+        on every profile and domain. Among off-topic pages (BFS on the sparse profile
+        meets no relevant page in 1 000) it triggers, but the pages name 1–3 topic words,
+        and the α found there (0.06–0.07) would pass a page naming one word that the
+        corpora's α does not: the crawl keeps its α (scoring/web_alpha.py `web_alpha`).
+        """
+        cal = self.settings.calibration
+        if self.counters.lp * 100 > self.counters.dp:
+            return  # α transfers to this web
+        found = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
+                          self.alpha(None), cal.tolerance, cal.precision)  # fmt: skip
+        if found is None:
+            return
+        self.web_alpha = replace(found, after=self.counters.dp)
+        if self.frontier.beta is not None:
+            r2 = self.settings.relevance.r[1]
+            self.frontier.set_beta(admission_beta(found.alpha(None), r2, cal.beta_margin))
 
     def fold_logged(self, link: int, outcome: Outcome) -> Outcome:
         """`fold`, and the outcome as the run log keeps it: numbered, its decision applied."""

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kgcrawl.config import Settings
@@ -42,6 +42,7 @@ from kgcrawl.crawl.warc import WarcArchive
 from kgcrawl.crawl.workers import Archived, Done, LocalWorkers, Workers
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.topic import TopicModel, topic_model_for
+from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha
 
 POLL = 0.5  # seconds: the longest the loop waits for an answer before it looks at the stop flag
 
@@ -93,6 +94,7 @@ class CrawlResult:
     max_pages: int = 0
     alpha: float = 0.0
     alpha_origin: str = ""  # where α came from (Settings.origins): calibration, a file, …
+    web_alpha: WebAlpha | None = None  # α recalibrated on the web's topic words (core.py)
     domain: str = ""
     queued: int = 0  # links left in Q_wait
     pooled: int = 0  # links left in the discarded pool (P ≤ β)
@@ -118,8 +120,13 @@ def start_run(
     run_id: str | None = None,
     warc: Path | None = None,
     sandbox: dict | None = None,
+    composed: tuple[ComposedPage, ...] = (),
 ) -> RunState:
-    """A new run's state, holding everything a resume needs to rebuild the crawl."""
+    """A new run's state, holding everything a resume needs to rebuild the crawl.
+
+    `composed`: the pages α was calibrated on (`calibrate.composed_for`), kept with the
+    run so that its replay recalibrates on the web exactly as the crawl did.
+    """
     run_id = run_id or new_run_id(settings.domain, settings.crawl.strategy)
     return RunState.create(
         run_id,
@@ -139,6 +146,7 @@ def start_run(
             "sandbox": sandbox,
             "warc_offset": 0,
             "started_at": int(time.time() * 1000),
+            **({"composed": [asdict(page) for page in composed]} if composed else {}),
         },
     )
 
@@ -197,7 +205,9 @@ class Engine:
         self.versions = recorded(meta)
         for version in self.versions:
             version.check(self.run_id)
-        self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings))
+        composed = tuple(map(ComposedPage.from_json, meta.get("composed", ())))
+        self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings),
+                           composed)  # fmt: skip
         self.crawl.seed(list(settings.seeds))
         self.mappings = parse_resolve(resolve)
         self._stop = threading.Event()  # SIGINT / SIGTERM: the fetcher's pauses and reads end too
@@ -291,6 +301,7 @@ class Engine:
             max_pages=self.settings.crawl.max_pages,
             alpha=float(self.settings.relevance.alpha),
             alpha_origin=self.settings.origins.get("relevance.alpha", "the defaults"),
+            web_alpha=self.crawl.web_alpha,
             domain=self.settings.domain,
             queued=self.crawl.frontier.queued_count(),
             pooled=self.crawl.frontier.pool_count(),
@@ -399,6 +410,10 @@ class Engine:
             self.state.set_meta({"warc_offset": self.warc.offset})
         counters = self.crawl.counters
         self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped})
+        web = self.crawl.web_alpha
+        if web is not None:  # for `runs show`; a replay finds it again from the log
+            self.state.set_meta({"web_alpha": {"after": web.after, "words": web.words,
+                                               "alphas": web.alphas}})  # fmt: skip
         with self.times.stage("state write"):
             self.state.checkpoint()
         committed, self._committed = self._committed, []

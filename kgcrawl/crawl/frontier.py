@@ -417,14 +417,25 @@ class Frontier:
         state = self._state[:n]
         candidates = np.isin(state, _UNVISITED)
         scored = candidates & (self._parents[:n] > 0)
-        prio, pinned = self._prio[:n], self._pinned[:n]
-        prio[scored] = priority(
+        self._prio[:n][scored] = priority(
             self._sum_pr[:n][scored],
             self._sum_r[:n][scored],
             self._parents[:n][scored],
             self._anchor[:n][scored],
             self.r,
         )
+        self._partition(candidates)
+
+    def set_beta(self, beta: float) -> None:
+        """A new β (the crawl's α moved, crawl/core.py): every unvisited link admitted anew."""
+        self.beta = beta
+        self._partition(np.isin(self._state[: self._size], _UNVISITED))
+
+    def _partition(self, candidates: np.ndarray) -> None:
+        """Q_wait: the `candidates` with P > β (or pinned); the pool: the best `discard_keep`
+        of the others."""
+        n = self._size
+        prio, pinned = self._prio[:n], self._pinned[:n]
         queue = candidates if self.beta is None else candidates & ((prio > self.beta) | pinned)
         rest = np.flatnonzero(candidates & ~queue)
         rest = rest[np.lexsort((rest, -prio[rest]))]

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.ontology.topic import TopicModel
+from kgcrawl.scoring.web_alpha import ComposedPage
 
 
 class OutcomeCache:
@@ -56,10 +57,15 @@ class Trial:
 
 
 def run_trial(
-    settings: Settings, topic: TopicModel, outcomes: Callable[[str], Outcome], max_pages: int
+    settings: Settings,
+    topic: TopicModel,
+    outcomes: Callable[[str], Outcome],
+    max_pages: int,
+    composed: Sequence[ComposedPage] = (),
 ) -> Trial:
-    """Crawl to `max_pages` pages (or no unvisited link) through `outcomes`, sequentially."""
-    crawl = Crawl(settings, random.Random(settings.crawl.seed), topic)
+    """Crawl to `max_pages` pages (or no unvisited link) through `outcomes`, sequentially
+    (`composed`: the calibration's pages, as for `Crawl`)."""
+    crawl = Crawl(settings, random.Random(settings.crawl.seed), topic, composed)
     crawl.seed(list(settings.seeds))
     trial = Trial(crawl)
     while crawl.counters.dp < max_pages:

@@ -79,9 +79,16 @@ def relevance_line(result: CrawlResult) -> str:
         return "no page downloaded"
     p10, p50, p90 = np.percentile(result.relevances, [10, 50, 90])
     line = f"R(p) of {len(result.relevances)} pages: p10 {p10:.3f}  p50 {p50:.3f}  p90 {p90:.3f}"
-    if result.lp == 0:
+    web = result.web_alpha
+    if web is not None:
         line += (
-            f"\nno page passed α = {result.alpha:.3f} (highest R(p) {max(result.relevances):.3f}). "
+            f"\nα = {result.alpha:.3f} passed at most 1 in 100 of the first {web.after} pages: "
+            f"recalibrated on the {web.words} topic words they name, α = {web.shown()}"
+        )
+    if result.lp == 0:
+        alpha = result.alpha if web is None else web.alpha(None)
+        line += (
+            f"\nno page passed α = {alpha:.3f} (highest R(p) {max(result.relevances):.3f}). "
             + no_relevant_advice(result.run_id, result.domain, result.alpha_origin)
         )
     return line

@@ -192,7 +192,7 @@ def _send(status: CrawlStatus) -> None:
 
 def run_job(job: Job) -> JobResult:
     """One crawl of the evaluation and its metrics (in a worker process)."""
-    from kgcrawl.calibrate import resolve_thresholds
+    from kgcrawl.calibrate import composed_for, resolve_thresholds
     from kgcrawl.config import load_settings
     from kgcrawl.crawl.engine import start_run
     from kgcrawl.runner import CrawlRequest, crawl
@@ -201,7 +201,8 @@ def run_job(job: Job) -> JobResult:
         raise EvaluationError(f"{job.run_id}: the evaluation stopped before this crawl began")
     settings = resolve_thresholds(load_settings(job.pipeline, dict(job.overrides)))
     sandbox = dict(zip(("seed", "size", "profile"), job.world, strict=True)) if job.world else None
-    state = start_run(settings, run_id=job.run_id, sandbox=sandbox)
+    state = start_run(settings, run_id=job.run_id, sandbox=sandbox,
+                      composed=composed_for(settings))  # fmt: skip
     status = CrawlStatus(job.index, job.label, job.max_pages, "crawling", pid=os.getpid())
     _send(status)
     last = [0.0]

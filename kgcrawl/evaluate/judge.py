@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from kgcrawl.evaluate.metrics import MetricsRow, record_outcomes
+from kgcrawl.scoring.thresholds import Separation
 
 if TYPE_CHECKING:
     from kgcrawl.crawl.outcome import Outcome
@@ -32,7 +33,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class TruthScores:
-    """R(p) of downloaded pages the truth calls relevant, and of the others.
+    """R(p) of downloaded pages the truth calls relevant, and of the others; how many of
+    each the crawl itself judged relevant (`judged`: by the α it crawled with, which
+    may have moved, crawl/core.py `_probe`).
 
     `unknown` counts the pages the truth does not know (among `irrelevant`).
     """
@@ -40,13 +43,22 @@ class TruthScores:
     relevant: list[float] = field(default_factory=list)
     irrelevant: list[float] = field(default_factory=list)
     unknown: int = 0
+    judged: tuple[int, int] = (0, 0)  # judged relevant: (truly relevant, not)
 
     @classmethod
     def merged(cls, scores: Iterable[TruthScores]) -> TruthScores:
         scores = list(scores)
         return cls([r for s in scores for r in s.relevant],
                    [r for s in scores for r in s.irrelevant],
-                   sum(s.unknown for s in scores))  # fmt: skip
+                   sum(s.unknown for s in scores),
+                   (sum(s.judged[0] for s in scores),
+                    sum(s.judged[1] for s in scores)))  # fmt: skip
+
+    def own(self, alpha: float) -> Separation:
+        """How well the crawl's own judgement matches the truth (`alpha`: its α at start)."""
+        hits, above = self.judged[0], sum(self.judged)
+        return Separation(alpha, above, hits / above if above else None,
+                          hits / len(self.relevant) if self.relevant else None)  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,13 +97,14 @@ class Judge(ABC):
 
     def truth_scores(self, outcomes: Iterable[Outcome]) -> TruthScores:
         scores = TruthScores()
-        unknown = 0
+        unknown, judged = 0, [0, 0]
         for page in self.pages(outcomes):
             if page.downloaded and page.relevance is not None:
                 label = self.label(page.final_url)
                 unknown += label is None
                 (scores.relevant if label else scores.irrelevant).append(page.relevance)
-        return replace(scores, unknown=unknown)
+                judged[0 if label else 1] += bool(page.relevant)
+        return replace(scores, unknown=unknown, judged=(judged[0], judged[1]))
 
     def rows(self, outcomes: Iterable[Outcome], strategy: str, domain: str, repeat: int,
              report_every: int, also_at: Iterable[int] = ()) -> list[MetricsRow]:  # fmt: skip

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from statistics import fmean
+from typing import TYPE_CHECKING
 
 from kgcrawl.crawl.ended import ended_early
 from kgcrawl.evaluate.metrics import (
@@ -49,6 +50,9 @@ from kgcrawl.evaluate.metrics import (
     friedman_from_rows,
 )
 from kgcrawl.scoring.thresholds import best_separation, separation
+
+if TYPE_CHECKING:
+    from kgcrawl.evaluate.judge import TruthScores
 
 CSV_COLUMNS = tuple(f.name for f in fields(MetricsRow))
 PLOTTED = ("lp", "ac", "ar", "sd", "true_harvest", "recall")
@@ -317,17 +321,26 @@ def _best(values: list[float | None], higher: bool) -> float | None:
     return max(known) if higher else min(known)
 
 
-def separation_markdown(
-    relevant: Sequence[float], irrelevant: Sequence[float], alpha: float
-) -> str:
-    """How well R(p) > α matches the truth: the pipeline's α and the best-F1 one."""
+def separation_markdown(scores: TruthScores, alpha: float) -> str:
+    """How well the crawl's judgement matches the truth, beside the best-F1 threshold's.
+
+    The judgement is the crawl's own, from its log: R(p) > α, with the α recalibrated on
+    the web if the crawl did so (crawl/core.py `_probe`), or the keyword model's α of a
+    strategy that weighs every topic word alike.
+    """
+    relevant, irrelevant = scores.relevant, scores.irrelevant
     if not relevant:
         return ""
     best = best_separation(relevant, irrelevant)
-    rows = [
-        (f"{alpha:.2f} (the pipeline's)", separation(relevant, irrelevant, alpha)),
-        (f"{best.alpha:.2f} (best F1)", best),
-    ]
+    own = scores.own(alpha)
+    fixed = separation(relevant, irrelevant, alpha)
+    moved = (own.above, own.precision) != (fixed.above, fixed.precision)
+    label = (
+        f"the crawl's own (α {alpha:.2f} at its start)"
+        if moved
+        else f"{alpha:.2f} (the pipeline's)"
+    )
+    rows = [(label, own), (f"{best.alpha:.2f} (best F1)", best)]
     lines = [
         "## α against the truth",
         "",

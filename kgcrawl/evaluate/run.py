@@ -168,7 +168,7 @@ def evaluate(
     with (plan.out / "summary.md").open("a", encoding="utf-8") as summary:
         scores = result.truth_scores()
         if scores is not None:
-            summary.write(separation_markdown(scores.relevant, scores.irrelevant, result.alpha))
+            summary.write(separation_markdown(scores, result.alpha))
         if plan.truth is not None:
             firsts: dict[str, str] = {}  # the first repeat of each strategy
             for run in result.compared:

@@ -79,7 +79,13 @@ def page_relevance(
     >>> page_relevance(counts, np.array([1.0, 1.0]), np.array([True, False]))
     1.0
     """
-    weights = document_weights(counts)
+    return weights_relevance(document_weights(counts), topic_vector, nameable)
+
+
+def weights_relevance(
+    weights: np.ndarray, topic_vector: np.ndarray, nameable: np.ndarray | None = None
+) -> float:
+    """`page_relevance` of a page's W_D (Eq. 3) rather than its counts."""
     if nameable is not None:
         topic_vector = np.where(nameable | (weights > 0), topic_vector, 0.0)
     return cosine(topic_vector, weights)

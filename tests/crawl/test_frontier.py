@@ -89,10 +89,20 @@ class NaiveFrontier:
         peak = max(ranks)
         self.pr = [x / peak for x in ranks]
         self.unsolved = 1.0 / peak
-        unvisited = [x for x, s in enumerate(self.state) if s in ("queued", "pool", "dropped")]
-        for link in unvisited:
+        for link in self.unvisited():
             if self.parents[link]:
                 self.p[link] = self.score(link)
+        self.partition()
+
+    def set_beta(self, beta: float) -> None:
+        self.beta = beta
+        self.partition()
+
+    def unvisited(self) -> list[int]:
+        return [x for x, s in enumerate(self.state) if s in ("queued", "pool", "dropped")]
+
+    def partition(self) -> None:
+        unvisited = self.unvisited()
         rest = []
         for link in unvisited:
             if self.beta is None or self.p[link] > self.beta:
@@ -265,6 +275,12 @@ class FrontierMachine(RuleBasedStateMachine):
         )
         self.real.set_pagerank(np.array(ranks))
         self.model.set_pagerank(ranks)
+
+    @precondition(lambda self: self.beta is not None)
+    @rule(beta=st.sampled_from([0.05, 0.2, 0.3, 0.6]))
+    def set_beta(self, beta: float) -> None:
+        self.real.set_beta(beta)
+        self.model.set_beta(beta)
 
     @invariant()
     def same_states_and_priorities(self) -> None:

@@ -1,0 +1,158 @@
+"""α on the topic words the web names: calibration's fallback when it does not transfer.
+
+Calibration (SPEC §4.6, kgcrawl/calibrate.py) scores pages composed of the
+domain's corpus, which names the ontology's words as that corpus does. An
+ontology built from the corpus (`kgcrawl build-ontology`) holds much of the
+corpus's vocabulary, and a web that speaks of the topic in another register
+names little of it: those words lower every page's R(p) (they stay in ‖W_T‖)
+while they raise the composed pages' R, so the calibrated α can sit above every
+page of the web. Recalibrating on the words the web does name, with both W_T
+and the composed pages' W_D projected onto them, gives an α for that web; for
+a page that names only those words, R over them is R(p) × ‖W_T‖ / ‖W_T on
+them‖ (Eq. 4: the dot product is the same), so the α is brought back to R(p)'s
+scale and "R(p) > α" stays the rule (`full_scale`).
+
+>>> import numpy as np
+>>> vector = np.array([1.0, 0.5, 0.5])
+>>> named = np.array([True, True, False])                  # the web never names word 2
+>>> page = ComposedPage({0: 2.0, 2: 1.0}, "zh", True)
+>>> round(projected_relevance(page, vector, {}, named), 4)  # W_D on words 0 and 1: (2, 0)
+0.8944
+>>> round(full_scale(0.5, vector, None, named), 4)          # 0.5 · ‖(1, .5)‖ / ‖(1, .5, .5)‖
+0.4564
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kgcrawl.scoring.relevance import document_weights, weights_relevance
+from kgcrawl.scoring.thresholds import Separation, precise_separation, robust_separation
+
+ANY_LANGUAGE = ""  # the α of pages in a language every topic word can be named in
+
+
+@dataclass(frozen=True)
+class ComposedPage:
+    """A calibration page as R(p) sees it: W_D (Eq. 3) of the topic words it names."""
+
+    weights: dict[int, float]
+    lang: str
+    relevant: bool
+
+    @classmethod
+    def of(cls, counts: np.ndarray, lang: str, relevant: bool) -> ComposedPage:
+        weights = document_weights(counts)
+        return cls({int(i): float(weights[i]) for i in np.flatnonzero(weights)}, lang, relevant)
+
+    @classmethod
+    def from_json(cls, data: dict) -> ComposedPage:
+        """From `dataclasses.asdict` through JSON, whose keys are strings."""
+        weights = {int(i): float(w) for i, w in data["weights"].items()}
+        return cls(weights, data["lang"], bool(data["relevant"]))
+
+
+@dataclass(frozen=True)
+class WebAlpha:
+    """α recalibrated on the `words` topic words a crawl's pages named (`separation` on
+    the composed pages projected onto them), and on R(p)'s scale per page language."""
+
+    words: int
+    separation: Separation
+    alphas: dict[str, float]
+    after: int = 0  # the pages the crawl had downloaded when it recalibrated
+
+    def alpha(self, lang: str | None) -> float:
+        return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
+
+    def shown(self) -> str:
+        """α for a person: one number, or one per page language when they differ.
+
+        >>> WebAlpha(3, None, {"": 0.28, "en": 0.25}).shown()
+        'en 0.250, other 0.280'
+        """
+        if len(set(self.alphas.values())) == 1:
+            return f"{self.alphas[ANY_LANGUAGE]:.3f}"
+        ordered = sorted(self.alphas.items(), key=lambda item: item[0] or "~")
+        return ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
+
+
+def projected_relevance(
+    page: ComposedPage,
+    vector: np.ndarray,
+    nameable: dict[str, np.ndarray],
+    named: np.ndarray,
+) -> float:
+    """R of a composed page over the topic words in `named` only: W_T and W_D both
+    projected onto them, with the page's language rule (`relevance.nameable_words`)."""
+    weights = np.zeros(len(vector))
+    for i, w in page.weights.items():
+        weights[i] = w
+    weights[~named] = 0.0
+    return weights_relevance(weights, np.where(named, vector, 0.0), nameable.get(page.lang))
+
+
+def full_scale(alpha: float, vector: np.ndarray, mask: np.ndarray | None,
+               named: np.ndarray) -> float:  # fmt: skip
+    """α over the `named` words as a threshold on R(p) over all the words `mask` leaves.
+
+    A page naming only `named` words has R over them = R(p) · ‖W_T‖ / ‖W_T on
+    `named`‖ (Eq. 4), so "R over them > α" is "R(p) > α · ‖W_T on named‖ / ‖W_T‖".
+    """
+    full = vector if mask is None else np.where(mask, vector, 0.0)
+    norm = float(np.linalg.norm(full))
+    return alpha * float(np.linalg.norm(np.where(named, full, 0.0))) / norm if norm else alpha
+
+
+def web_alpha(
+    pages: Sequence[ComposedPage],
+    vector: np.ndarray,
+    nameable: dict[str, np.ndarray],
+    named: np.ndarray,
+    alpha: float,
+    tolerance: float,
+    precision: float = 0.0,
+) -> WebAlpha | None:
+    """α chosen as calibration chooses it (`precision`, else `tolerance`), on the composed
+    pages projected onto the `named` words, on R(p)'s scale per page language.
+
+    It only ever lowers `alpha`, the corpora's α, and a language keeps `alpha` where the
+    new α would judge relevant a page naming a single topic word that `alpha` judged not
+    relevant (`one_word_floor`): a web naming too few topic words to tell the corpora
+    apart (a crawl among off-topic pages) keeps its α. None when no language's α moved,
+    or no α reaches the precision.
+    """
+    scores: tuple[list[float], list[float]] = ([], [])
+    for page in pages:
+        scores[0 if page.relevant else 1].append(projected_relevance(page, vector, nameable, named))
+    if precision:
+        chosen = precise_separation(*scores, precision)
+        if chosen is None:
+            return None
+    else:
+        chosen = robust_separation(*scores, tolerance)
+    alphas = {}
+    for lang, mask in {ANY_LANGUAGE: None, **nameable}.items():
+        moved = round(full_scale(chosen.alpha, vector, mask, named), 4)
+        alphas[lang] = moved if one_word_floor(vector, mask, alpha) < moved < alpha else alpha
+    if all(value == alpha for value in alphas.values()):
+        return None
+    return WebAlpha(int(named.sum()), chosen, alphas)
+
+
+def one_word_floor(vector: np.ndarray, mask: np.ndarray | None, alpha: float) -> float:
+    """The highest R(p) of a page naming one topic word that α does not judge relevant.
+
+    A page naming word i alone has R(p) = w_i / ‖W_T‖ whatever its counts (Eq. 4 with
+    W_D along one word), over the words `mask` leaves.
+
+    >>> one_word_floor(np.array([1.0, 0.5, 0.5]), None, 0.5)  # 0.8165 passes, 0.4082 not
+    0.4082
+    """
+    full = vector if mask is None else np.where(mask, vector, 0.0)
+    norm = float(np.linalg.norm(full))
+    held = [w / norm for w in full.tolist() if norm and w / norm <= alpha]
+    return round(max(held, default=0.0), 4)
