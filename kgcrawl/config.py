@@ -73,7 +73,7 @@ class Calibration:
     page_tokens: int = 600  # length of each composed page (calibrate.py says why)
     share: float = 0.5  # a composed page is relevant when this share of it is on topic
     pages: int = 400  # composed pages
-    probe_pages: int = 200  # α judged no page of these relevant: recalibrate on the web's words
+    probe_pages: int = 200  # α passed ≤ 1 in 100 of these: recalibrate on the words they name
 
 
 @dataclass(frozen=True)

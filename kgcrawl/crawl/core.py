@@ -233,8 +233,8 @@ class Crawl:
         return self.web_alpha.alpha(lang)
 
     def _probe(self) -> None:
-        """After `calibration.probe_pages` pages: if α passed at most 1 in 100, recalibrate it
-        on the topic words those pages name (scoring/web_alpha.py), and β with it.
+        """After `calibration.probe_pages` pages: if α passed at most 1 in 100 (or one page),
+        recalibrate it on the topic words those pages name (scoring/web_alpha.py), and β.
 
         **Interpretation** (SPEC §4.6 calibrates on the corpora; a web may name little
         of an ontology built from them): on the flat profile the demo's FCA ontology (142
@@ -251,13 +251,13 @@ class Crawl:
         corpora's α does not: the crawl keeps its α (scoring/web_alpha.py `web_alpha`).
         """
         cal = self.settings.calibration
-        if self.counters.lp * 100 > self.counters.dp:
+        if self.counters.lp > max(1, self.counters.dp // 100):
             return  # α transfers to this web
         found = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
                           self.alpha(None), cal.tolerance, cal.precision)  # fmt: skip
         if found is None:
             return
-        self.web_alpha = replace(found, after=self.counters.dp)
+        self.web_alpha = replace(found, after=self.counters.dp, passed=self.counters.lp)
         if self.frontier.beta is not None:
             r2 = self.settings.relevance.r[1]
             self.frontier.set_beta(admission_beta(found.alpha(None), r2, cal.beta_margin))

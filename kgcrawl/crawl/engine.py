@@ -412,8 +412,9 @@ class Engine:
         self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped})
         web = self.crawl.web_alpha
         if web is not None:  # for `runs show`; a replay finds it again from the log
-            self.state.set_meta({"web_alpha": {"after": web.after, "words": web.words,
-                                               "alphas": web.alphas}})  # fmt: skip
+            shown = {"after": web.after, "passed": web.passed, "words": web.words,
+                     "alphas": web.alphas}  # fmt: skip
+            self.state.set_meta({"web_alpha": shown})
         with self.times.stage("state write"):
             self.state.checkpoint()
         committed, self._committed = self._committed, []

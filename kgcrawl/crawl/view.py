@@ -17,6 +17,7 @@ from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
+from kgcrawl.scoring.web_alpha import WebAlpha
 
 REFRESH_SECONDS = 0.25
 
@@ -82,8 +83,8 @@ def relevance_line(result: CrawlResult) -> str:
     web = result.web_alpha
     if web is not None:
         line += (
-            f"\nα = {result.alpha:.3f} passed at most 1 in 100 of the first {web.after} pages: "
-            f"recalibrated on the {web.words} topic words they name, α = {web.shown()}"
+            f"\nα = {result.alpha:.3f} judged {web.passed} of the first {web.after} pages "
+            f"relevant: recalibrated on the {web.words} topic words they name, α = {web.shown()}"
         )
     if result.lp == 0:
         alpha = result.alpha if web is None else web.alpha(None)
@@ -182,6 +183,13 @@ def run_details(run_id: str) -> Table:
     if meta.get("trapped"):
         table.add_row("kept out by the trap guard", f"{meta['trapped']} links")
     table.add_row("ended", ended_text(meta))
+    table.add_row("α", str(meta.get("settings", {}).get("relevance.alpha")))
+    web = meta.get("web_alpha")
+    if web:
+        alphas = WebAlpha(web["words"], None, web["alphas"]).shown()
+        table.add_row("α recalibrated on the web",
+                      f"after {web['after']} pages ({web['passed']} relevant), on the "
+                      f"{web['words']} topic words they name: {alphas}")  # fmt: skip
     for key, value in sorted(meta.get("overrides", {}).items()):
         table.add_row(f"set {key}", str(value))
     for version in meta.get("ontologies", []):

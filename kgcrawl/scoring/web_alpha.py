@@ -64,6 +64,7 @@ class WebAlpha:
     separation: Separation
     alphas: dict[str, float]
     after: int = 0  # the pages the crawl had downloaded when it recalibrated
+    passed: int = 0  # how many of them had passed the corpora's α
 
     def alpha(self, lang: str | None) -> float:
         return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
