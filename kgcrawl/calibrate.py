@@ -61,6 +61,12 @@ profiles is 0.42–0.43 for tourism's ontology (calibrated 0.38) and none for ra
 (default needs ≥ 0.49, sparse ≤ 0.48); the keyword models pass with 0.23–0.38 and
 0.20–0.43 (calibrated 0.39 and 0.45).
 
+The composed pages are cached with α (as W_D of the topic words each names), and a
+crawl whose α judged at most 1 in 100 of its first `calibration.probe_pages` pages
+relevant calibrates again on them, projected onto the topic words its pages name
+(scoring/web_alpha.py, crawl/core.py `_probe`): the fallback for a web whose register
+the corpora do not share.
+
 The result is cached by a key over everything that changes it: the ontology
 file's SHA-256, the topic, k, τ, whether the strategy weighs every topic word
 alike (FCTS, FCITS), r2, the calibration settings and the two corpora's
