@@ -8,8 +8,13 @@ the metrics not drawn and why).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kgcrawl.demo import BASELINE, DOMAIN, STRATEGY, DemoResult
 from kgcrawl.evaluate.metrics import MetricsRow
+
+if TYPE_CHECKING:
+    from kgcrawl.crawl.engine import CrawlResult
 
 
 def report_markdown(result: DemoResult) -> str:
@@ -62,8 +67,8 @@ def _crawl_section(result: DemoResult) -> list[str]:
         f"Run `{crawl.run_id}` ({crawl.state_path}): {crawl.dp:,} pages downloaded of "
         f"{crawl.outcomes:,} links fetched in {crawl.seconds:.1f} s ({rate:.1f} pages/s). "
         f"LP, AC, AR and SD judge the pages by the crawler's own relevance R(p) (Eq. 10–12; "
-        f"relevant: R(p) > α = {result.alpha:.2f}); the true harvest rate by the sandbox's "
-        "ground truth.",
+        f"relevant: R(p) > α = {result.alpha:.2f}{_recalibrated(crawl)}); the true harvest "
+        "rate by the sandbox's ground truth.",
         "",
     ]
     if result.no_truth:
@@ -83,6 +88,15 @@ def _crawl_section(result: DemoResult) -> list[str]:
             "",
         ]
     return lines
+
+
+def _recalibrated(crawl: CrawlResult) -> str:
+    """When the crawl recalibrated α on the web's topic words (crawl/core.py `_probe`)."""
+    web = crawl.web_alpha
+    if web is None:
+        return ""
+    return (f", then α = {web.shown()} from page {web.after + 1} on, recalibrated on the "
+            f"{web.words} topic words the first {web.after} pages name")  # fmt: skip
 
 
 def _baseline_section(result: DemoResult) -> list[str]:
