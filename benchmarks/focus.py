@@ -48,12 +48,13 @@ class CrawlFigures:
     promoted: int
     harvest: dict[int, float]  # true harvest at each mark (of the pages it reached)
     lp: int
-    f1: float  # "R(p) > α" against the truth
+    f1: float  # the crawl's own "R(p) > α" against the truth
     best_f1: float  # the best threshold's F1 on the same pages
     best_alpha: float
     alpha: float
     seconds: float
     pages: list[tuple[float, bool]] = field(default_factory=list)  # (R(p), truly relevant)
+    web_alpha: str = ""  # the α it recalibrated to on the web's words (crawl/core.py), if any
 
 
 @dataclass
@@ -126,6 +127,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         alpha=alpha,
         seconds=time.monotonic() - start,
         pages=list(zip(relevances, truths, strict=True)),
+        web_alpha=trial.crawl.web_alpha.shown() if trial.crawl.web_alpha else "",
     )
 
 
