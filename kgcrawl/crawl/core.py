@@ -248,10 +248,11 @@ class Crawl:
         and 0 → 0.65 / 0.92 (BFS), true harvest unchanged. Only a visible failure
         triggers it (at most 1 in 100 pages passed α), so a crawl whose α works is
         untouched: the default and sparse profiles there, and `benchmarks/bench_focus.py`
-        with the shipped pipelines, give the same figures as without it. Among off-topic pages (BFS on the sparse profile
-        meets no relevant page in 1 000) it triggers, but the pages name 1–3 topic words,
-        and the α found there (0.06–0.07) would pass a page naming one word that the
-        corpora's α does not: the crawl keeps its α (scoring/web_alpha.py `web_alpha`).
+        with the shipped pipelines, give the same figures as without it. Among off-topic
+        pages (BFS on the sparse profile meets no relevant page in 1 000) it triggers,
+        but the pages name 1–3 topic words, and the α found there (0.06–0.07) would pass
+        a page naming one word that the corpora's α does not: the crawl keeps its α
+        (scoring/web_alpha.py `web_alpha`).
         """
         cal = self.settings.calibration
         if self.counters.lp > max(1, self.counters.dp // 100):
