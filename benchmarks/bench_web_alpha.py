@@ -14,14 +14,14 @@ the crawl moved to.
 Measured 2026-11-25 (1 000 pages; F1 of the crawl's judgement ÷ the best threshold's,
 probe 0 → 200; true harvest @1 000 the same with either):
 
-| domain | profile | fcits_oh | BFS | α (other / zh / en) |
+| domain | profile | fcits_oh | BFS | α (other / zh / en pages; fcits_oh, BFS) |
 | --- | --- | --- | --- | --- |
 | tourism | default | 0.99 → 0.99 | 0.98 → 0.98 | 0.41 |
 | tourism | sparse | 1.00 → 1.00 | no relevant page met | 0.41 |
-| tourism | flat | 0 → 0.90 (LP 1 → 789) | 0 → 0.65 (LP 0 → 479) | 0.41 → 0.29 / 0.30 / 0.41 |
+| tourism | flat | 0 → 0.90 (LP 1→789) | 0 → 0.65 (LP 0→479) | .41 → .29/.30/.41, .26/.27/.41 |
 | rainstorm | default | 0.98 → 0.98 | 0.92 → 0.92 | 0.44 |
 | rainstorm | sparse | 0.86 → 0.86 | no relevant page met | 0.44 |
-| rainstorm | flat | 0 → 0.87 (LP 0 → 756) | 0 → 0.92 (LP 0 → 211) | 0.44 → 0.37 / 0.37 / 0.44 |
+| rainstorm | flat | 0 → 0.87 (LP 0→756) | 0 → 0.92 (LP 0→211) | .44 → .37/.37/.44, .35/.35/.42 |
 
 On the sparse profile BFS meets no relevant page in 1 000, α judged none relevant, and
 the probe does trigger; the pages there name 1–3 topic words and the guard keeps α.
