@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from kgcrawl.calibrate import (
+    cached,
     calibrate,
     compose_pages,
+    composed_for,
     resolve_thresholds,
     thresholds_for,
 )
@@ -82,6 +84,8 @@ def test_the_cache_is_reused_and_a_changed_corpus_recalibrates(corpora):
     again = thresholds_for(settings, announce=said.append)
     assert len(said) == 1 and again.origin.startswith("calibrated, cached in")
     assert (again.alpha, again.beta, again.key) == (first.alpha, first.beta, first.key)
+    # the composed pages come back as they were made, for a crawl's web α (web_alpha.py)
+    assert len(first.composed) == 40 and again.composed == first.composed
     (negatives / "3.txt").write_text(
         "体育新闻\n足球比赛今晚开始，球迷们早早来到体育场等待。", "utf-8"
     )
@@ -99,8 +103,10 @@ def test_resolve_replaces_auto_and_says_where_values_came_from(corpora):
     r2 = settings.relevance.r[1]
     assert resolved.relevance.beta == round(r2 * resolved.relevance.alpha * 0.9, 4)
     assert resolved.origins["relevance.alpha"] == "calibrated now"
+    assert composed_for(resolved) == cached(settings).composed != ()  # a crawl takes them
     fixed = resolve_thresholds(load_settings("tourism", {"relevance.alpha": "0.4"}))
     assert fixed.relevance.beta == round(r2 * 0.4 * 0.9, 4)  # β follows a set α
+    assert composed_for(fixed) == ()  # an α set as a number is never recalibrated
 
 
 def test_when_no_page_passed_a_calibrated_alpha_the_advice_is_to_label_not_recalibrate(corpora):
