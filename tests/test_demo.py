@@ -115,49 +115,6 @@ def test_on_an_english_web_the_demo_ontology_judges_pages_as_well_as_the_best_th
     assert f1["(the pipeline's)"] >= 0.9 * f1["(best F1)"] > 0
 
 
-def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_names(
-    tmp_path,
-) -> None:
-    """The flat profile's pages name few topic words, and few of the demo ontology's 142:
-    its corpus-calibrated α judged none of them relevant (F1 0; best threshold 0.94).
-    After `calibration.probe_pages` pages the crawl recalibrates α on the topic words
-    they name (crawl/core.py `_probe`), and a replay of its log does the same."""
-    from kgcrawl.crawl.engine import Engine
-    from kgcrawl.crawl.state import RunState
-    from kgcrawl.crawl.view import run_details
-    from kgcrawl.graph.sync import run_settings
-
-    home = tmp_path / "home"
-    report = _demo(home, tmp_path / "demo", "--max-pages", "400", "--baseline-pages", "20",
-                   "--workers", "1", "--sandbox-profile", "flat",
-                   "--set", "calibration.probe_pages=100")  # fmt: skip
-    assert re.search(r"then α = (.+) from page 101 on, recalibrated on the \d+ topic words the "
-                     r"first 100 pages name", _section(report, "## Crawl"))  # fmt: skip
-    lines = _section(report, "## α against the truth").splitlines()
-    f1 = {line.split("|")[1].strip(): float(line.split("|")[5]) for line in lines[4:]}
-    own = next(value for label, value in f1.items() if label.startswith("the crawl's own"))
-    # the first 100 pages were judged by the corpora's α, which passed none of them
-    assert own >= 0.8 * next(value for label, value in f1.items() if "(best F1)" in label) > 0
-
-    run = next(path.name for path in (home / "runs").iterdir() if "fcits_oh" in path.name)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KGCRAWL_HOME", str(home))
-        state = RunState.open(run)
-        try:
-            meta = state.meta()
-            engine = Engine(run_settings(state), state)
-            engine.replay()
-        finally:
-            state.close()
-        details = run_details(run)  # `kgcrawl runs show`
-    shown = dict(zip(details.columns[0].cells, details.columns[1].cells, strict=True))
-    assert re.match(r"after 100 pages \([01] relevant\), on the \d+ topic words they name: ",
-                    shown["α recalibrated on the web"])  # fmt: skip
-    assert meta["web_alpha"]["after"] == 100 and meta["lp"] > 0
-    assert engine.crawl.web_alpha.alphas == meta["web_alpha"]["alphas"]
-    assert engine.crawl.counters.lp == meta["lp"]
-
-
 def test_demo_without_relevant_pages_says_why_there_is_no_refresh(tmp_path) -> None:
     report = _demo(tmp_path / "home", tmp_path / "demo", "--max-pages", "30",
                    "--set", "relevance.alpha=0.99")  # fmt: skip
