@@ -10,6 +10,7 @@ judgement against the truth ÷ the best threshold's, the true harvest @1 000, an
 the crawl moved to.
 
     python -m benchmarks.bench_web_alpha [--max-pages 1000] [--strategies fcits_oh bfs]
+        [--profiles …] [--domains …] [--seed 0]
 
 Measured 2026-11-25 (1 000 pages; F1 of the crawl's judgement ÷ the best threshold's,
 probe 0 → 200; true harvest @1 000 the same with either):
@@ -53,6 +54,7 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=["fcits_oh", "bfs"])
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
+    parser.add_argument("--seed", type=int, default=0, help="sandbox world")
     args = parser.parse_args()
     print("| domain | profile | strategy | probe | LP | F1 ÷ best (best α) | @1 000 | α moved to |")
     print("| --- | --- | --- | ---: | ---: | --- | ---: | --- |")
@@ -60,7 +62,7 @@ def main() -> None:
         for domain in args.domains:
             owl = built_ontology(domain, Path(tmp))
             for profile in args.profiles:
-                with sandbox_world(profile, domain) as world:
+                with sandbox_world(profile, domain, args.seed) as world:
                     for strategy in args.strategies:
                         for probe in PROBES:
                             overrides = {"ontology": str(owl), "crawl.strategy": strategy,
