@@ -17,7 +17,7 @@ from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
-from kgcrawl.scoring.web_alpha import WebAlpha
+from kgcrawl.scoring.web_alpha import shown_alphas
 
 REFRESH_SECONDS = 0.25
 
@@ -186,7 +186,7 @@ def run_details(run_id: str) -> Table:
     table.add_row("α", str(meta.get("settings", {}).get("relevance.alpha")))
     web = meta.get("web_alpha")
     if web:
-        alphas = WebAlpha(web["words"], None, web["alphas"]).shown()
+        alphas = shown_alphas(web["alphas"])
         table.add_row("α recalibrated on the web",
                       f"after {web['after']} pages ({web['passed']} relevant), on the "
                       f"{web['words']} topic words they name: {alphas}")  # fmt: skip

@@ -70,15 +70,19 @@ class WebAlpha:
         return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
 
     def shown(self) -> str:
-        """α for a person: one number, or one per page language when they differ.
+        return shown_alphas(self.alphas)
 
-        >>> WebAlpha(3, None, {"": 0.28, "en": 0.25}).shown()
-        'en 0.250, other 0.280'
-        """
-        if len(set(self.alphas.values())) == 1:
-            return f"{self.alphas[ANY_LANGUAGE]:.3f}"
-        ordered = sorted(self.alphas.items(), key=lambda item: item[0] or "~")
-        return ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
+
+def shown_alphas(alphas: dict[str, float]) -> str:
+    """α per page language for a person: one number, or one per language when they differ.
+
+    >>> shown_alphas({"": 0.28, "en": 0.25})
+    'en 0.250, other 0.280'
+    """
+    if len(set(alphas.values())) == 1:
+        return f"{alphas[ANY_LANGUAGE]:.3f}"
+    ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
+    return ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
 
 
 def projected_relevance(
