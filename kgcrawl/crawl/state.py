@@ -264,9 +264,12 @@ class RunState:
 
     # -- reading -----------------------------------------------------------------
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self, *keys: str) -> dict[str, Any]:
+        """The run's metadata, or only `keys` of it (a run keeps its calibration pages
+        there, ≈ 150 KB: `runs list` reads a few keys of every run)."""
         with self._readable():
-            rows = self._db.execute("SELECT key, value FROM meta").fetchall()
+            where = f" WHERE key IN ({', '.join('?' * len(keys))})" if keys else ""
+            rows = self._db.execute(f"SELECT key, value FROM meta{where}", keys).fetchall()
             try:
                 return {k: json.loads(v) for k, v in rows}
             except ValueError as exc:

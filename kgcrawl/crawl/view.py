@@ -131,6 +131,9 @@ def crawl_summary(result: CrawlResult) -> Records:
     return summary
 
 
+LISTED = ("run_id", "domain", "strategy", "started_at", "dp", "lp", "ended", "settings")
+
+
 def runs_table() -> Records:
     """Every run under the data folder, oldest first, with its start time."""
     table = Records(("run", "domain", "strategy", "started", "pages", "relevant", "ended"),
@@ -142,7 +145,7 @@ def runs_table() -> Records:
         except StateError as exc:  # one damaged run is listed as such; the others still are
             metas.append({"run_id": path.parent.name, "corrupt": str(exc)})
             continue
-        metas.append(state.meta())
+        metas.append(state.meta(*LISTED))
         state.close()
     for meta in sorted(metas, key=lambda m: (m.get("started_at") or 0, m["run_id"])):
         if "corrupt" in meta:

@@ -63,6 +63,7 @@ def test_round_trip_and_durability(home) -> None:
     assert first.url_counts == [{1: 2}, {}] and first.context_counts == [{}, {4: 1}]
     assert first.relevant and not got[1].relevant and got[1].reason == "http 404"
     assert again.meta()["warc_offset"] == 123 and again.meta()["run_id"] == run_id
+    assert again.meta("run_id", "warc_offset") == {"run_id": run_id, "warc_offset": 123}
     assert [o.seq for o in again.outcomes(after=1)] == [2]
     assert (home / "runs" / run_id / "state.sqlite").is_file()
 
