@@ -171,11 +171,8 @@ class Frontier:
         self._sum_r[link] += page_relevance
         self._sum_pr[link] += self._pr_of(page)
         self._anchor[link] = anchor_relevance
-        p = float(
-            priority(
-                self._sum_pr[link], self._sum_r[link], self._parents[link], anchor_relevance, self.r
-            )
-        )
+        p = float(priority(self._sum_pr[link], self._sum_r[link], self._parents[link],
+                           anchor_relevance, self.r))  # fmt: skip
         state = self._state[link]
         if state == NEW:
             self._prio[link] = p
@@ -414,16 +411,11 @@ class Frontier:
         solved = e_page < len(self._pr)
         pr[solved] = self._pr[e_page[solved]]
         self._sum_pr[:n] = np.bincount(self._e_link[:edges], weights=pr, minlength=n)
-        state = self._state[:n]
-        candidates = np.isin(state, _UNVISITED)
+        candidates = np.isin(self._state[:n], _UNVISITED)
         scored = candidates & (self._parents[:n] > 0)
-        self._prio[:n][scored] = priority(
-            self._sum_pr[:n][scored],
-            self._sum_r[:n][scored],
-            self._parents[:n][scored],
-            self._anchor[:n][scored],
-            self.r,
-        )
+        self._prio[:n][scored] = priority(self._sum_pr[:n][scored], self._sum_r[:n][scored],
+                                          self._parents[:n][scored], self._anchor[:n][scored],
+                                          self.r)  # fmt: skip
         self._partition(candidates)
 
     def set_beta(self, beta: float) -> None:
@@ -432,10 +424,8 @@ class Frontier:
         self._partition(np.isin(self._state[: self._size], _UNVISITED))
 
     def _partition(self, candidates: np.ndarray) -> None:
-        """Q_wait: the `candidates` with P > β (or pinned); the pool: the best `discard_keep`
-        of the others."""
-        n = self._size
-        prio, pinned = self._prio[:n], self._pinned[:n]
+        """Q_wait: the `candidates` with P > β (or pinned); the pool: the best of the rest."""
+        prio, pinned = self._prio[: self._size], self._pinned[: self._size]
         queue = candidates if self.beta is None else candidates & ((prio > self.beta) | pinned)
         rest = np.flatnonzero(candidates & ~queue)
         rest = rest[np.lexsort((rest, -prio[rest]))]
