@@ -96,8 +96,7 @@ def projected_relevance(
     weights = np.zeros(len(vector))
     for i, w in page.weights.items():
         weights[i] = w
-    weights[~named] = 0.0
-    return weights_relevance(weights, np.where(named, vector, 0.0), nameable.get(page.lang))
+    return weights_relevance(_over(weights, named), _over(vector, named), nameable.get(page.lang))
 
 
 def full_scale(alpha: float, vector: np.ndarray, mask: np.ndarray | None,
@@ -107,9 +106,9 @@ def full_scale(alpha: float, vector: np.ndarray, mask: np.ndarray | None,
     A page naming only `named` words has R over them = R(p) · ‖W_T‖ / ‖W_T on
     `named`‖ (Eq. 4), so "R over them > α" is "R(p) > α · ‖W_T on named‖ / ‖W_T‖".
     """
-    full = vector if mask is None else np.where(mask, vector, 0.0)
+    full = _over(vector, mask)
     norm = float(np.linalg.norm(full))
-    return alpha * float(np.linalg.norm(np.where(named, full, 0.0))) / norm if norm else alpha
+    return alpha * float(np.linalg.norm(_over(full, named))) / norm if norm else alpha
 
 
 def web_alpha(
@@ -157,7 +156,12 @@ def one_word_floor(vector: np.ndarray, mask: np.ndarray | None, alpha: float) ->
     >>> one_word_floor(np.array([1.0, 0.5, 0.5]), None, 0.5)  # 0.8165 passes, 0.4082 not
     0.4082
     """
-    full = vector if mask is None else np.where(mask, vector, 0.0)
+    full = _over(vector, mask)
     norm = float(np.linalg.norm(full))
     held = [w / norm for w in full.tolist() if norm and w / norm <= alpha]
     return round(max(held, default=0.0), 4)
+
+
+def _over(vector: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    """`vector` on the words `mask` leaves (all of them for None), 0 elsewhere."""
+    return vector if mask is None else np.where(mask, vector, 0.0)
