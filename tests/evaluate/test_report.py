@@ -10,10 +10,12 @@ import matplotlib.image
 import pytest
 
 from kgcrawl.evaluate import report
+from kgcrawl.evaluate.judge import TruthScores
 from kgcrawl.evaluate.metrics import EvaluationError, MetricsRecorder, MetricsRow
 from kgcrawl.evaluate.report import (
     CSV_COLUMNS,
     read_metrics_csv,
+    separation_markdown,
     summary_markdown,
     write_metrics_csv,
     write_report,
@@ -179,3 +181,15 @@ def test_csv_round_trip_and_bad_files(rows, tmp_path) -> None:
         read_metrics_csv(tmp_path / "missing.csv")
     with pytest.raises(EvaluationError, match="no metrics rows"):
         summary_markdown([])
+
+
+def test_the_alpha_table_judges_by_the_crawls_own_judgement() -> None:
+    """Pages of R 0.5 and 0.3 truly relevant, 0.2 not, α 0.40. A crawl that judged as
+    "R(p) > α" has one page above α (precision 1, recall ½, F1 0.667); one that judged
+    both relevant pages relevant (its α moved, crawl/core.py `_probe`) has F1 1."""
+    as_alpha = TruthScores([0.5, 0.3], [0.2], judged=(1, 0))
+    rows = separation_markdown(as_alpha, 0.40).splitlines()
+    assert "| 0.40 (the pipeline's) | 1 | 100.00 % | 50.00 % | 0.667 |" in rows
+    moved = TruthScores([0.5, 0.3], [0.2], judged=(2, 0))
+    rows = separation_markdown(moved, 0.40).splitlines()
+    assert "| as crawled (α 0.40 at the start) | 2 | 100.00 % | 100.00 % | 1.000 |" in rows
