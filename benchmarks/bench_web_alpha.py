@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     parser.add_argument("--seed", type=int, default=0, help="sandbox world")
     args = parser.parse_args()
-    print("| domain | profile | strategy | probe | LP | F1 ÷ best (best α) | @1 000 | α moved to |")
+    print("| domain | profile | strategy | probe | LP | F1 ÷ best (best α) | @1 000 | α moved |")
     print("| --- | --- | --- | ---: | ---: | --- | ---: | --- |")
     with tempfile.TemporaryDirectory(prefix="kgcrawl-web-alpha-") as tmp:
         for domain in args.domains:

@@ -30,6 +30,7 @@ from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.scoring.thresholds import best_separation
+from kgcrawl.scoring.web_alpha import recalibrated
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.urls import canonical_url
 
@@ -127,7 +128,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         alpha=alpha,
         seconds=time.monotonic() - start,
         pages=list(zip(relevances, truths, strict=True)),
-        web_alpha=trial.crawl.web_alpha.shown() if trial.crawl.web_alpha else "",
+        web_alpha=recalibrated(trial.crawl.web_alpha.record()) if trial.crawl.web_alpha else "",
     )
 
 

@@ -92,11 +92,12 @@ def _crawl_section(result: DemoResult) -> list[str]:
 
 def _recalibrated(crawl: CrawlResult) -> str:
     """When the crawl recalibrated α on the web's topic words (crawl/core.py `_probe`)."""
+    from kgcrawl.scoring.web_alpha import recalibrated
+
     web = crawl.web_alpha
     if web is None:
         return ""
-    return (f", then α = {web.shown()} from page {web.after + 1} on, recalibrated on the "
-            f"{web.words} topic words the first {web.after} pages name")  # fmt: skip
+    return f", which {recalibrated(web.record())}"
 
 
 def _baseline_section(result: DemoResult) -> list[str]:

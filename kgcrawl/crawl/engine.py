@@ -410,11 +410,8 @@ class Engine:
             self.state.set_meta({"warc_offset": self.warc.offset})
         counters = self.crawl.counters
         self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped})
-        web = self.crawl.web_alpha
-        if web is not None:  # for `runs show`; a replay finds it again from the log
-            shown = {"after": web.after, "passed": web.passed, "words": web.words,
-                     "alphas": web.alphas}  # fmt: skip
-            self.state.set_meta({"web_alpha": shown})
+        if self.crawl.web_alpha is not None:  # for `runs show`; a replay finds it again
+            self.state.set_meta({"web_alpha": self.crawl.web_alpha.record()})
         with self.times.stage("state write"):
             self.state.checkpoint()
         committed, self._committed = self._committed, []

@@ -17,7 +17,7 @@ from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
-from kgcrawl.scoring.web_alpha import shown_alphas
+from kgcrawl.scoring.web_alpha import recalibrated
 
 REFRESH_SECONDS = 0.25
 
@@ -82,10 +82,7 @@ def relevance_line(result: CrawlResult) -> str:
     line = f"R(p) of {len(result.relevances)} pages: p10 {p10:.3f}  p50 {p50:.3f}  p90 {p90:.3f}"
     web = result.web_alpha
     if web is not None:
-        line += (
-            f"\nα = {result.alpha:.3f} judged {web.passed} of the first {web.after} pages "
-            f"relevant: recalibrated on the {web.words} topic words they name, α = {web.shown()}"
-        )
+        line += f"\nα = {result.alpha:.3f} {recalibrated(web.record())}"
     if result.lp == 0:
         alpha = result.alpha if web is None else web.alpha(None)
         line += (
@@ -189,10 +186,7 @@ def run_details(run_id: str) -> Table:
     table.add_row("α", str(meta.get("settings", {}).get("relevance.alpha")))
     web = meta.get("web_alpha")
     if web:
-        alphas = shown_alphas(web["alphas"])
-        table.add_row("α recalibrated on the web",
-                      f"after {web['after']} pages ({web['passed']} relevant), on the "
-                      f"{web['words']} topic words they name: {alphas}")  # fmt: skip
+        table.add_row("α recalibrated on the web", recalibrated(web))
     for key, value in sorted(meta.get("overrides", {}).items()):
         table.add_row(f"set {key}", str(value))
     for version in meta.get("ontologies", []):

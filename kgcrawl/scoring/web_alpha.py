@@ -69,20 +69,28 @@ class WebAlpha:
     def alpha(self, lang: str | None) -> float:
         return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
 
-    def shown(self) -> str:
-        return shown_alphas(self.alphas)
+    def record(self) -> dict:
+        """What a run keeps of it (crawl/engine.py), and what `recalibrated` says."""
+        return {"after": self.after, "passed": self.passed, "words": self.words,
+                "alphas": self.alphas}  # fmt: skip
 
 
-def shown_alphas(alphas: dict[str, float]) -> str:
-    """α per page language for a person: one number, or one per language when they differ.
+def recalibrated(record: dict) -> str:
+    """`WebAlpha.record()` for a person: the summary, `runs show` and the demo say it so.
 
-    >>> shown_alphas({"": 0.28, "en": 0.25})
-    'en 0.250, other 0.280'
+    >>> recalibrated({"after": 200, "passed": 1, "words": 48, "alphas": {"": 0.28, "en": 0.25}})
+    'judged 1 of the first 200 pages relevant: recalibrated on the 48 topic words they name, \
+α = en 0.250, other 0.280 from page 201 on'
     """
+    alphas = record["alphas"]
     if len(set(alphas.values())) == 1:
-        return f"{alphas[ANY_LANGUAGE]:.3f}"
-    ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
-    return ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
+        shown = f"{alphas[ANY_LANGUAGE]:.3f}"
+    else:
+        ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
+        shown = ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
+    return (f"judged {record['passed']} of the first {record['after']} pages relevant: "
+            f"recalibrated on the {record['words']} topic words they name, α = {shown} "
+            f"from page {record['after'] + 1} on")  # fmt: skip
 
 
 def projected_relevance(
