@@ -109,11 +109,8 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     relevances = [o.relevance or 0.0 for o in trial.pages]
     counters = trial.crawl.counters
     dp, alpha = counters.dp, float(settings.relevance.alpha)
-    rel = [r for r, t in zip(relevances, truths, strict=True) if t]
-    irr = [r for r, t in zip(relevances, truths, strict=True) if not t]
-    best = best_separation(rel, irr)
-    judged = [sum(o.relevant for o, t in zip(trial.pages, truths, strict=True) if t == side)
-              for side in (True, False)]  # fmt: skip
+    scores = TruthScores.of(zip(relevances, truths, (o.relevant for o in trial.pages), strict=True))
+    best = best_separation(scores.relevant, scores.irrelevant)
     cumulative = np.cumsum(truths) if truths else np.zeros(0)
     return CrawlFigures(
         label=label,
@@ -122,7 +119,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         promoted=counters.promoted,
         harvest={m: float(cumulative[min(m, dp) - 1] / min(m, dp)) for m in MARKS if dp},
         lp=counters.lp,
-        f1=TruthScores(rel, irr, judged=(judged[0], judged[1])).own(alpha).f1,
+        f1=scores.own(alpha).f1,
         best_f1=best.f1,
         best_alpha=best.alpha,
         alpha=alpha,

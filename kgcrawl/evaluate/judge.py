@@ -54,6 +54,17 @@ class TruthScores:
                    (sum(s.judged[0] for s in scores),
                     sum(s.judged[1] for s in scores)))  # fmt: skip
 
+    @classmethod
+    def of(cls, pages: Iterable[tuple[float, bool | None, bool]]) -> TruthScores:
+        """From each page's (R(p), the truth's label or None, whether the crawl judged it
+        relevant); a page the truth does not know counts as not relevant."""
+        scores, unknown, judged = cls(), 0, [0, 0]
+        for relevance, label, judged_relevant in pages:
+            unknown += label is None
+            (scores.relevant if label else scores.irrelevant).append(relevance)
+            judged[0 if label else 1] += judged_relevant
+        return replace(scores, unknown=unknown, judged=(judged[0], judged[1]))
+
     def own(self, alpha: float) -> Separation:
         """How well the crawl's own judgement matches the truth (`alpha`: its α at start)."""
         hits, above = self.judged[0], sum(self.judged)
@@ -96,15 +107,11 @@ class Judge(ABC):
             yield outcome
 
     def truth_scores(self, outcomes: Iterable[Outcome]) -> TruthScores:
-        scores = TruthScores()
-        unknown, judged = 0, [0, 0]
-        for page in self.pages(outcomes):
-            if page.downloaded and page.relevance is not None:
-                label = self.label(page.final_url)
-                unknown += label is None
-                (scores.relevant if label else scores.irrelevant).append(page.relevance)
-                judged[0 if label else 1] += bool(page.relevant)
-        return replace(scores, unknown=unknown, judged=(judged[0], judged[1]))
+        return TruthScores.of(
+            (page.relevance, self.label(page.final_url), bool(page.relevant))
+            for page in self.pages(outcomes)
+            if page.downloaded and page.relevance is not None
+        )
 
     def rows(self, outcomes: Iterable[Outcome], strategy: str, domain: str, repeat: int,
              report_every: int, also_at: Iterable[int] = ()) -> list[MetricsRow]:  # fmt: skip
