@@ -18,6 +18,10 @@ The rules:
   calibration's (a narrow register);
 - `f × q90`: α scaled to the crawl, f times the 90th percentile of its R above FLOOR
   (mostly relevant pages, whatever the share of them), the calibrated α below 30 such pages;
+- `valley`: α at the deepest valley of the crawl's own R density (above FLOOR) inside
+  the calibration's near-best range, with at least 5 % of those pages on either side
+  (low-density separation: the valley moves toward the rarer class, as the F1-best
+  threshold does), the calibrated α where there is none;
 - `labelled S n`: α as `kgcrawl calibrate --truth --run` chooses it (the crawl's calibrated
   α moved into the range whose F1 is within the tolerance of the best, `nearest_separation`)
   on n pages drawn at random from a crawl with their true labels: S = own, each crawl's own
@@ -115,6 +119,22 @@ def scaled_alpha(scores: np.ndarray, factor: float, calibrated: float) -> float:
     return factor * float(np.quantile(topical, 0.9)) if len(topical) >= 30 else calibrated
 
 
+def valley_alpha(scores: np.ndarray, calibrated: float, near: np.ndarray) -> float:
+    """The deepest valley (≤ 0.8 × the lower of the peaks beside it) of the crawl's R
+    density above FLOOR among the thresholds `near`, each side ≥ 5 % of those pages."""
+    xs = scores[scores > FLOOR]
+    if len(xs) < 50:
+        return calibrated
+    dens = np.exp(-0.5 * ((GRID[:, None] - xs[None, :]) / 0.02) ** 2).sum(1)
+    share = np.searchsorted(np.sort(xs), GRID, side="right") / len(xs)
+    depth = [(dens[i] / min(dens[:i].max(), dens[i + 1 :].max()), GRID[i])
+             for i in range(1, len(GRID) - 1)
+             if near[i] and dens[i] <= min(dens[i - 1], dens[i + 1])
+             and min(share[i], 1 - share[i]) >= 0.05]  # fmt: skip
+    deepest = min(depth, default=(1.0, calibrated))
+    return float(deepest[1]) if deepest[0] <= 0.8 else calibrated
+
+
 CrawlRow = tuple[str, np.ndarray, np.ndarray, float, float]  # label, R, truth, best F1, α
 
 
@@ -163,7 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = [row for path in args.files for row in json.loads(Path(path).read_text())]
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift",
-             *(f"{f:.2f} × q90" for f in args.scales)]  # fmt: skip
+             *(f"{f:.2f} × q90" for f in args.scales), "valley"]  # fmt: skip
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
     Curves = dict[tuple[str, str], dict[str, list[tuple[np.ndarray, float]]]]
     by_model: Curves = {}  # (domain, relevance model) → profile → (F1 curve, α) per crawl
@@ -177,10 +197,15 @@ def main() -> None:
         best = max(f1(scores, truth, a) for a in GRID)
         strategy = row["label"].split()[0]
         cal, model = thresholds(row["domain"], strategy)
+        composed = np.array(cal.positives + cal.negatives)
+        on_topic = np.arange(len(composed)) < len(cal.positives)
+        cal_f1 = np.array([f1(composed, on_topic, a) for a in GRID])
+        near = cal_f1 >= cal_f1.max() - Calibration().tolerance - 1e-12  # calibrate.py's range
         alphas = [row["alpha"], *(row["alpha"] + d for d in args.shifts),
                   prior_rule(cal, np.array([0.0]))(scores),
                   prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores),
-                  *(scaled_alpha(scores, f, row["alpha"]) for f in args.scales)]  # fmt: skip
+                  *(scaled_alpha(scores, f, row["alpha"]) for f in args.scales),
+                  valley_alpha(scores, row["alpha"], near)]  # fmt: skip
         crawl = f"{row['profile']}/{row['domain']}/{row['label']}"
         for name, alpha in zip(names, alphas, strict=True):
             ratios[name].append((f1(scores, truth, alpha) / best, crawl))
