@@ -19,10 +19,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgcrawl.scoring.relevance import vector_norm
 
-def idf(pages: int, doc_freq: np.ndarray | int) -> np.ndarray | float:
-    """IDF_i = ln(N / max(N_i, 1) + 0.01).  # Eq. 5"""
-    return np.log(pages / np.maximum(doc_freq, 1) + 0.01)
+
+def idf(pages: int, doc_freq: int) -> float:
+    """IDF_i = ln(N / max(N_i, 1) + 0.01).  # Eq. 5
+
+    The C library's ln, not numpy's, whose result on CPUs with AVX-512 comes from
+    other code (scoring/relevance.py says why the bits matter).
+    """
+    return math.log(pages / max(doc_freq, 1) + 0.01)
 
 
 def bm25_tf(f: float, dl: float, avgdl: float, k: float = 2.0, b: float = 0.75) -> float:
@@ -70,7 +76,7 @@ class AnchorScorer:
     topic_norm: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.topic_norm = float(np.linalg.norm(self.topic_vector))
+        self.topic_norm = vector_norm(self.topic_vector)
 
     def add_anchor(self, link: int, counts: Mapping[int, int], dl: int) -> tuple[float, float]:
         """Add one parent's anchor (topic word → f_{i,j}, parent length dl_j) to `link`.

@@ -6,10 +6,17 @@
 [2.0, 1.5]
 >>> round(cosine(np.array([1.0, 0.5]), document_weights(counts)), 4)
 0.9839
+
+The sums are taken in a fixed order or exactly, never by BLAS, so R(p) is the
+same to the bit on every machine. A BLAS dot product sums in an order chosen for
+the CPU, and a crawl's order can turn on two priorities 1 ulp apart: the golden
+crawl recorded on one machine (tests/crawl/test_analysis_golden.py) took
+another link at its 133rd fetch on an AMD EPYC without AVX-512.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,7 +36,10 @@ def document_weights(counts: np.ndarray, tag_weights: np.ndarray = TAG_WEIGHTS) 
     counts = np.asarray(counts, dtype=float)
     peak = counts.max(axis=1, keepdims=True)
     scaled = np.divide(counts, peak, out=np.zeros_like(counts), where=peak > 0)
-    return scaled @ tag_weights
+    weights = np.zeros(len(counts))
+    for k, weight in enumerate(tag_weights):  # Σ_k in order, not a matrix product
+        weights += scaled[:, k] * weight
+    return weights
 
 
 def dense_counts(counts: dict[int, list[int]], words: int) -> np.ndarray:
@@ -46,8 +56,17 @@ def dense_counts(counts: dict[int, list[int]], words: int) -> np.ndarray:
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
     """a·b / (‖a‖ ‖b‖), 0 when either vector is zero.  # Eq. 4 and Eq. 6"""
-    norm = float(np.linalg.norm(a)) * float(np.linalg.norm(b))
-    return float(a @ b) / norm if norm > 0 else 0.0
+    norm = vector_norm(a) * vector_norm(b)
+    return math.fsum((a * b).tolist()) / norm if norm > 0 else 0.0
+
+
+def vector_norm(vector: np.ndarray) -> float:
+    """‖vector‖ from an exact sum of squares: the same bits on every machine.
+
+    >>> vector_norm(np.array([3.0, 4.0]))
+    5.0
+    """
+    return math.sqrt(math.fsum((vector * vector).tolist()))
 
 
 def page_relevance(

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kgcrawl.scoring.relevance import document_weights, weights_relevance
+from kgcrawl.scoring.relevance import document_weights, vector_norm, weights_relevance
 from kgcrawl.scoring.thresholds import Separation, precise_separation, robust_separation
 
 ANY_LANGUAGE = ""  # the α of pages in a language every topic word can be named in
@@ -115,8 +115,8 @@ def full_scale(alpha: float, vector: np.ndarray, mask: np.ndarray | None,
     `named`‖ (Eq. 4), so "R over them > α" is "R(p) > α · ‖W_T on named‖ / ‖W_T‖".
     """
     full = _over(vector, mask)
-    norm = float(np.linalg.norm(full))
-    return alpha * float(np.linalg.norm(_over(full, named))) / norm if norm else alpha
+    norm = vector_norm(full)
+    return alpha * vector_norm(_over(full, named)) / norm if norm else alpha
 
 
 def web_alpha(
@@ -165,7 +165,7 @@ def one_word_floor(vector: np.ndarray, mask: np.ndarray | None, alpha: float) ->
     0.4082
     """
     full = _over(vector, mask)
-    norm = float(np.linalg.norm(full))
+    norm = vector_norm(full)
     held = [w / norm for w in full.tolist() if norm and w / norm <= alpha]
     return round(max(held, default=0.0), 4)
 
