@@ -35,8 +35,12 @@ interval where all have F1 ≥ 0.9 × best, per profile, and what the profiles s
 A rule for α can only pass every crawl if it lands in that shared interval. The same
 per domain and strategy: the α one strategy's crawls of the three profiles share.
 
+With `--histograms S …`, first the R(p) of the pages each crawl of strategies S met,
+by truth, in bins of 0.05: where the off-topic pages a crawl meets lie against the
+relevant ones, which is what moves its best threshold.
+
     python benchmarks/alpha_rules.py FILE.json [FILE.json …] [--shifts 0.03 0.06]
-        [--scales 0.82 0.84 0.86] [--labelled 100 200] [--draws 5]
+        [--scales 0.82 0.84 0.86] [--labelled 100 200] [--draws 5] [--histograms bfs …]
 """
 
 from __future__ import annotations
@@ -180,8 +184,10 @@ def main() -> None:
     parser.add_argument("--scales", nargs="+", type=float, default=[0.82, 0.84, 0.86])
     parser.add_argument("--labelled", nargs="+", type=int, default=[100, 200])
     parser.add_argument("--draws", type=int, default=5)
+    parser.add_argument("--histograms", nargs="+", default=[], metavar="STRATEGY")
     args = parser.parse_args()
     rows = [row for path in args.files for row in json.loads(Path(path).read_text())]
+    print_histograms([row for row in rows if row["label"].split()[0] in args.histograms])
     names = ["calibrated", *(f"+{d:.2f}" for d in args.shifts), "prior", "prior+shift",
              *(f"{f:.2f} × q90" for f in args.scales), "valley"]  # fmt: skip
     ratios: dict[str, list[tuple[float, str]]] = {name: [] for name in names}
@@ -231,6 +237,21 @@ def main() -> None:
               f"| {np.median(values):.2f} | {short} |")  # fmt: skip
     print_feasible(by_model, "model")
     print_feasible(by_strategy, "strategy")
+
+
+def print_histograms(rows: list[dict]) -> None:
+    """Per crawl, how many truly relevant and off-topic pages lie in each R(p) bin of 0.05."""
+    edges = np.arange(0, 1.0001, 0.05)
+    for row in rows:
+        scores = np.array([p[0] for p in row["pages"]])
+        truth = np.array([p[1] for p in row["pages"]], bool)
+        print(f"\n{row['profile']}/{row['domain']}/{row['label']}: {truth.mean():.0%} relevant")
+        print("| R(p) from | " + " | ".join(f"{e:.2f}" for e in edges[:-1]) + " |")
+        print("| --- |" + " ---: |" * (len(edges) - 1))
+        for name, part in (("relevant", scores[truth]), ("off-topic", scores[~truth])):
+            print(f"| {name} | " + " | ".join(map(str, np.histogram(part, edges)[0])) + " |")
+    if rows:
+        print()
 
 
 def print_feasible(
