@@ -25,8 +25,9 @@ from kgcrawl.scoring.relevance import vector_norm
 def idf(pages: int, doc_freq: int) -> float:
     """IDF_i = ln(N / max(N_i, 1) + 0.01).  # Eq. 5
 
-    The C library's ln, not numpy's, whose result on CPUs with AVX-512 comes from
-    other code (scoring/relevance.py says why the bits matter).
+    The C library's ln, not numpy's, which has SIMD code of its own for some CPUs
+    (AVX-512), so its last bit may depend on the machine (scoring/relevance.py
+    says why the bits matter).
     """
     return math.log(pages / max(doc_freq, 1) + 0.01)
 
