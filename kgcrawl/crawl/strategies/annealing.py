@@ -54,6 +54,7 @@ from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.strategies.base import Strategy
 from kgcrawl.crawl.strategies.lookahead import Probes
 from kgcrawl.ontology.topic import TopicModel
+from kgcrawl.scoring.relevance import vector_norm
 
 
 def acceptance(gap: float, temperature: float) -> float:
@@ -99,15 +100,19 @@ def branch_vectors(topic: TopicModel, count: int) -> np.ndarray:
 def local_relevance(anchors: Sequence[Mapping[int, int]], branches: np.ndarray) -> np.ndarray:
     """R_j = cos(LTK_j, U) of each anchor's topic-word counts U with each local ontology.  # Eq. 11
 
-    One row per anchor, one column per local ontology: a page's anchors at once.
+    One row per anchor, one column per local ontology: a page's anchors at once. The
+    sums are exact over the few words an anchor names, as R(p)'s (scoring/relevance.py),
+    so the crawl's order does not depend on the machine's BLAS.
     """
-    u = np.zeros((len(anchors), branches.shape[1]))
+    norms = [vector_norm(branch) for branch in branches]
+    weights = [branch.tolist() for branch in branches]
+    out = np.zeros((len(anchors), len(branches)))
     for row, counts in enumerate(anchors):
-        if counts:
-            u[row, list(counts)] = list(counts.values())
-    dots = u @ branches.T
-    norms = np.outer(np.linalg.norm(u, axis=1), np.linalg.norm(branches, axis=1))
-    return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+        length = math.sqrt(math.fsum(f * f for f in counts.values()))
+        for j, (branch, norm) in enumerate(zip(weights, norms, strict=True)):
+            if length and norm:
+                out[row, j] = math.fsum(f * branch[i] for i, f in counts.items()) / (length * norm)
+    return out
 
 
 class ScoredLinks:
