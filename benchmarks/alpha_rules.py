@@ -55,7 +55,7 @@ import numpy as np
 from kgcrawl.calibrate import Thresholds, cached, calibrate
 from kgcrawl.config import Calibration, load_settings
 from kgcrawl.crawl.strategies.base import uses_keywords
-from kgcrawl.scoring.thresholds import nearest_separation
+from kgcrawl.scoring.thresholds import near_best, nearest_separation
 
 GRID = np.arange(100) / 100  # the thresholds tried, as scoring/thresholds.py
 POINTS = np.linspace(-0.3, 1.3, 321)  # where the calibration densities are tabulated
@@ -72,11 +72,13 @@ def f1(scores: np.ndarray, truth: np.ndarray, alpha: float) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def density(scores: tuple[float, ...], bandwidth: float = 0.025) -> np.ndarray:
-    """A Gaussian kernel density of `scores` on POINTS."""
+def density(
+    scores: tuple[float, ...] | np.ndarray, bandwidth: float = 0.025, points: np.ndarray = POINTS
+) -> np.ndarray:
+    """A Gaussian kernel density of `scores` on `points`."""
     xs = np.asarray(scores)
-    dens = np.exp(-0.5 * ((POINTS[:, None] - xs[None, :]) / bandwidth) ** 2).sum(1)
-    return dens / (dens.sum() * (POINTS[1] - POINTS[0]))
+    dens = np.exp(-0.5 * ((points[:, None] - xs[None, :]) / bandwidth) ** 2).sum(1)
+    return dens / (dens.sum() * (points[1] - points[0]))
 
 
 def above_rate(scores: np.ndarray) -> np.ndarray:
@@ -129,7 +131,7 @@ def valley_alpha(scores: np.ndarray, calibrated: float, near: np.ndarray) -> flo
     xs = scores[scores > FLOOR]
     if len(xs) < 50:
         return calibrated
-    dens = np.exp(-0.5 * ((GRID[:, None] - xs[None, :]) / 0.02) ** 2).sum(1)
+    dens = density(xs, 0.02, GRID)
     share = np.searchsorted(np.sort(xs), GRID, side="right") / len(xs)
     depth = [(dens[i] / min(dens[:i].max(), dens[i + 1 :].max()), GRID[i])
              for i in range(1, len(GRID) - 1)
@@ -203,10 +205,8 @@ def main() -> None:
         best = max(f1(scores, truth, a) for a in GRID)
         strategy = row["label"].split()[0]
         cal, model = thresholds(row["domain"], strategy)
-        composed = np.array(cal.positives + cal.negatives)
-        on_topic = np.arange(len(composed)) < len(cal.positives)
-        cal_f1 = np.array([f1(composed, on_topic, a) for a in GRID])
-        near = cal_f1 >= cal_f1.max() - Calibration().tolerance - 1e-12  # calibrate.py's range
+        tolerance = Calibration().tolerance
+        near = np.isin(GRID, [s.alpha for s in near_best(cal.positives, cal.negatives, tolerance)])
         alphas = [row["alpha"], *(row["alpha"] + d for d in args.shifts),
                   prior_rule(cal, np.array([0.0]))(scores),
                   prior_rule(cal, np.arange(-0.15, 0.101, 0.01))(scores),

@@ -58,7 +58,7 @@ def robust_separation(
     >>> robust_separation([0.5, 0.6, 0.7], [0.2, 0.3], 0.0).alpha  # F1 = 1 for α = 0.30 … 0.49
     0.39
     """
-    near = _near_best(relevant, irrelevant, tolerance)
+    near = near_best(relevant, irrelevant, tolerance)
     return near[(len(near) - 1) // 2]
 
 
@@ -76,13 +76,14 @@ def nearest_separation(
     >>> nearest_separation([0.5, 0.6, 0.7], [0.2, 0.3], 0.0, 0.55).alpha
     0.49
     """
-    return min(_near_best(relevant, irrelevant, tolerance), key=lambda s: abs(s.alpha - alpha))
+    return min(near_best(relevant, irrelevant, tolerance), key=lambda s: abs(s.alpha - alpha))
 
 
-def _near_best(
+def near_best(
     relevant: Sequence[float], irrelevant: Sequence[float], tolerance: float
 ) -> list[Separation]:
-    """The separations at each α of GRID whose F1 is within `tolerance` of the best."""
+    """The separations at each α of GRID whose F1 is within `tolerance` of the best: the
+    range calibration chooses α in (calibrate.py), and benchmarks/alpha_rules.py too."""
     rel, irr = sorted(relevant), sorted(irrelevant)
     candidates = [_separation(rel, irr, alpha) for alpha in GRID]
     best = max(s.f1 for s in candidates)
