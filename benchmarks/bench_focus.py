@@ -26,7 +26,9 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=list(REGISTRY))
     args = parser.parse_args()
     configs = [(name, {"crawl.strategy": name}) for name in args.strategies]
-    rows = grid_jobs(configs, args.profiles, args.domains, args.max_pages, args.jobs)
+    rows = grid_jobs(
+        configs, args.profiles, args.domains, args.max_pages, args.jobs, args.world_seed
+    )
     save_rows(rows, args.save)
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | strategy | DP | ended | promoted | LP | α | F1 | best F1 (α) "

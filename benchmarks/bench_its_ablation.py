@@ -55,7 +55,12 @@ def main() -> None:
     parser.add_argument("--escapes", type=float, nargs="*", default=[])
     args = parser.parse_args()
     rows = grid_jobs(
-        configs(args.seeds, args.escapes), args.profiles, args.domains, args.max_pages, args.jobs
+        configs(args.seeds, args.escapes),
+        args.profiles,
+        args.domains,
+        args.max_pages,
+        args.jobs,
+        args.world_seed,
     )
     save_rows(rows, args.save)
     marks = [m for m in MARKS if m <= args.max_pages]

@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=list(STRATEGIES))
     args = parser.parse_args()
     grid = configs(args.strategies, args.scales, args.r1)
-    rows = grid_jobs(grid, args.profiles, args.domains, args.max_pages, args.jobs)
+    rows = grid_jobs(grid, args.profiles, args.domains, args.max_pages, args.jobs, args.world_seed)
     marks = [m for m in MARKS if m <= args.max_pages]
     print("\n| profile | domain | setting | " + " | ".join(f"@{m}" for m in marks) + " | DP |")
     save_rows(rows, args.save)

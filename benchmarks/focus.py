@@ -138,11 +138,15 @@ def cell(f: CrawlFigures, mark: int) -> str:
 
 
 def run_grid(
-    profile: str, domain: str, configs: list[tuple[str, dict[str, str]]], max_pages: int
+    profile: str,
+    domain: str,
+    configs: list[tuple[str, dict[str, str]]],
+    max_pages: int,
+    world_seed: int = 0,
 ) -> list[tuple[str, str, CrawlFigures]]:
     """Every (label, overrides) config on one world, sharing its outcome cache."""
     out = []
-    with sandbox_world(profile, domain) as w:
+    with sandbox_world(profile, domain, world_seed) as w:
         for label, overrides in configs:
             figures = run_crawl(w, settings_for(domain, overrides), label, max_pages)
             out.append((profile, domain, figures))
@@ -159,6 +163,9 @@ def world_arguments(parser, max_pages: int = 3000) -> None:
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     parser.add_argument("--save", help="also write every crawl's figures and pages to this JSON")
+    parser.add_argument(
+        "--world-seed", type=int, default=0, help="sandbox seed: another world of each profile"
+    )
 
 
 def save_rows(rows: list[tuple[str, str, CrawlFigures]], path: str | None) -> None:
@@ -168,10 +175,10 @@ def save_rows(rows: list[tuple[str, str, CrawlFigures]], path: str | None) -> No
         Path(path).write_text(json.dumps(data))
 
 
-def grid_jobs(configs, profiles, domains, max_pages, jobs: int):
+def grid_jobs(configs, profiles, domains, max_pages, jobs: int, world_seed: int = 0):
     """`run_grid` over every profile × domain, `jobs` worlds at a time."""
     from concurrent.futures import ProcessPoolExecutor
 
-    tasks = [(p, d, configs, max_pages) for p in profiles for d in domains]
+    tasks = [(p, d, configs, max_pages, world_seed) for p in profiles for d in domains]
     with ProcessPoolExecutor(jobs) as pool:
         return [row for rows in pool.map(run_grid, *zip(*tasks, strict=True)) for row in rows]
