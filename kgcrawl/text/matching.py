@@ -28,7 +28,7 @@ whose pieces the tokenizer would also match across punctuation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -47,10 +47,13 @@ _WORD_CHAR = re.compile(r"[^\W_]")  # what `_latin_parts` keeps: a label's lette
 # Mean length of a Chinese jieba token: 1.87 and 1.92 characters in the shipped
 # tourism and rainstorm corpora, 1.79 in text drawn from jieba's dictionary by frequency.
 CJK_CHARS_PER_TOKEN = 1.9
-# Tokenised runs, emptied when full. In the 3 000 pages of a fcits_oh crawl of the default
-# sandbox world runs were tokenised 81 313 times, 34 631 distinct: a cache of 4 096 answers
-# 54 % of the asks, one of 65 536 57 % for ≈ 20 MB more per analyser process (issue 19).
-_RUN_CACHE = 1 << 12
+# The topic words of a region (the jieba runs around some hits), emptied when full. A page
+# is counted twice, its tag groups and its main text, which repeat most regions, and a
+# site's pages share their navigation: over the 3 000 pages of a fcits_oh crawl of the
+# default sandbox a cache of 4 096 regions answers 55 % of 488 712 asks (16 384: 57 %,
+# 65 536: 59 %), and counting takes 3.9–4.1 ms a page where the cache of tokenised runs it
+# replaced took 4.3–5.3 (benchmarks/bench_analysis.py, "of which topic words"; issue 19).
+_REGION_CACHE = 1 << 12
 
 
 def token_length(text: str) -> int:
@@ -91,7 +94,7 @@ class TopicMatcher:
         self._freq = jieba.dt.FREQ
         self._dictionary_size = -1
         self._longest_word = 0
-        self._runs: dict[str, tuple[str, ...]] = {}
+        self._regions: dict[tuple, tuple[list[int], ...]] = {}
 
         # label tokens → topic word indexes (two concepts may share a label)
         self._cjk_words: dict[tuple[str, ...], list[int]] = {}
@@ -177,7 +180,7 @@ class TopicMatcher:
             self._dictionary_size = len(self._freq)
             self._longest_word = _longest_key(self._freq)
             self._key_sets = getattr(self._freq, "key_sets", (self._freq, {}))
-            self._runs.clear()
+            self._regions.clear()
         regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
         reverse = ""
         n = len(text)
@@ -193,11 +196,28 @@ class TopicMatcher:
             else:
                 regions.append([left, right, [hit]])
         for left, right, hits in regions:
+            for words in self._region_words(text, left, right, hits):
+                _add(counts, words)
+
+    def _region_words(
+        self, text: str, left: int, right: int, hits: list[re.Match]
+    ) -> tuple[list[int], ...]:
+        """The topic words of the hits in text[left:right], in order; cached.
+
+        Only that stretch of the text and the hits' places in it decide them: the
+        hits when jieba cuts each as one token, else the labels in its tokens.
+        """
+        key = (text[left:right], *(n - left for hit in hits for n in hit.span()))
+        words = self._regions.get(key)
+        if words is None:
             if all(self._is_token(text, left, right, hit) for hit in hits):
-                for hit in hits:
-                    _add(counts, self._cjk_words[(hit.group(),)])
+                words = tuple(self._cjk_words[(hit.group(),)] for hit in hits)
             else:
-                self._count_tokens(self._tokens(text[left:right]), counts)
+                words = tuple(self._token_words(tuple(tokenize(key[0]))))
+            if len(self._regions) >= _REGION_CACHE:
+                self._regions.clear()
+            self._regions[key] = words
+        return words
 
     def _is_token(self, text: str, left: int, right: int, hit: re.Match) -> bool:
         """True when jieba must cut the hit as one token: no dictionary word crosses its ends.
@@ -225,23 +245,14 @@ class TopicMatcher:
                 b += 1
         return True
 
-    def _tokens(self, run: str) -> tuple[str, ...]:
-        """Tokens of a text region; cached, as runs repeat across the pages of a site."""
-        tokens = self._runs.get(run)
-        if tokens is None:
-            if len(self._runs) >= _RUN_CACHE:
-                self._runs.clear()
-            tokens = self._runs[run] = tuple(tokenize(run))
-        return tokens
-
-    def _count_tokens(self, tokens: tuple[str, ...], counts: dict[int, int]) -> None:
+    def _token_words(self, tokens: tuple[str, ...]) -> Iterator[list[int]]:
         """Label token sequences in `tokens`, longest first, not overlapping."""
         pos = 0
         while pos < len(tokens):
             for size in range(min(self._max_tokens, len(tokens) - pos), 0, -1):
                 words = self._cjk_words.get(tokens[pos : pos + size])
                 if words:
-                    _add(counts, words)
+                    yield words
                     pos += size
                     break
             else:
