@@ -51,8 +51,10 @@ CJK_CHARS_PER_TOKEN = 1.9
 # is counted twice, its tag groups and its main text, which repeat most regions, and a
 # site's pages share their navigation: over the 3 000 pages of a fcits_oh crawl of the
 # default sandbox a cache of 4 096 regions answers 55 % of 488 712 asks (16 384: 57 %,
-# 65 536: 59 %), and counting takes 3.9–4.1 ms a page where the cache of tokenised runs it
-# replaced took 4.3–5.3 (benchmarks/bench_analysis.py, "of which topic words"; issue 19).
+# 65 536: 59 %). Against the cache of tokenised runs it replaced (benchmarks/
+# bench_analysis.py, 500 pages, interleaved, the same results), counting alone took
+# 0.2–1.2 ms a page less in four runs, the main-text stage 0.6–1.0 ms less in three of
+# them; the whole analysis (14–19 ms) varies more from run to run (issue 19).
 _REGION_CACHE = 1 << 12
 
 
