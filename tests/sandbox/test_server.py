@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import http.client
+import os
 import socket
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -102,6 +106,28 @@ def test_binds_loopback_only_and_stops_cleanly():
     again = SandboxServer(World(0, "small"), port=port)  # the port is free again
     assert again.port == port
     again.stop()
+
+
+SIGNALLED = """
+import signal, threading
+from kgcrawl.sandbox.server import serve
+from kgcrawl.sandbox.world import World
+
+def ready(server):
+    (serving,) = [t for t in threading.enumerate() if t.name == "sandbox"]
+    threading.Timer(0.2, signal.pthread_kill, (serving.ident, signal.SIGTERM)).start()
+
+serve(World(0, "small"), ready=ready)
+print("stopped")
+"""
+
+
+def test_serve_stops_on_a_sigterm_its_serving_thread_received():
+    """The kernel may deliver a process's SIGTERM to any of its threads."""
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, "-c", SIGNALLED], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": root})  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "stopped", done.stderr
 
 
 def test_only_loopback_is_listened_on():
