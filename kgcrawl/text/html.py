@@ -9,8 +9,13 @@ boundaries and wherever text of another group came in between, so a label is
 never made of two pieces that are apart on the page.
 
 Links are made absolute (`<base href>` honoured) and canonical (`text.urls`);
-a link found twice on a page keeps one entry with both anchor texts (and both
-contexts, `link_context`, when asked for). A hostile page loses only what is bad
+besides `<a>` and `<area>`, the pages a browser would show in its place or inside
+it are links too: `<frame>` and `<iframe>` sources and a `<meta http-equiv=refresh>`
+target, as the framesets and "this page has moved" notes of older webs need.
+`<noframes>` is skipped like `<noscript>` (lxml hands its markup over as text), and
+a page whose `<meta name=robots>` says nofollow (or none) gives no links. A link
+found twice on a page keeps one entry with both anchor texts (and both contexts,
+`link_context`, when asked for). A hostile page loses only what is bad
 in it: an href no URL parser accepts drops that link, a `<base href>` that is not
 an http(s) URL is ignored (as browsers do), and once `max_links` distinct links
 (document order) are found, later anchors are not read.
@@ -43,8 +48,10 @@ GROUP_OF_TAG: dict[str, int] = {
 GROUPS = 5
 _OTHER = 5  # all other visible text
 _HIDDEN = 0  # <head> content other than the title
-_SKIPPED = frozenset({"script", "style", "noscript", "template"})
+_SKIPPED = frozenset({"script", "style", "noscript", "noframes", "template"})
 _META_GROUP_1 = frozenset({"keywords", "description"})
+_FRAMES = frozenset({"frame", "iframe"})  # their `src` is a page shown in this one
+_NOFOLLOW = frozenset({"nofollow", "none"})  # <meta name=robots> words that forbid links
 # Elements that flow inside a line: no break between their text and the text around them.
 _INLINE = frozenset(
     {
@@ -90,6 +97,25 @@ def link_url(href: str, base: str) -> str | None:
 # Navigation links repeat on every page of a site, and canonical_url takes ≈ 12 µs.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_url)
 
+# A refresh's content: the seconds, a separator, then the URL (after an optional `url=`).
+_REFRESH = re.compile(r"\s*[\d.]+\s*[;,\s]\s*(?:url\s*=\s*)?(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def refresh_target(content: str) -> str | None:
+    """Where `<meta http-equiv=refresh content=…>` sends the browser (WHATWG HTML, "shared
+    declarative refresh steps"), or None if it only reloads the page.
+
+    >>> refresh_target("0; URL='moved.html'"), refresh_target("5;url=/new/")
+    ('moved.html', '/new/')
+    >>> refresh_target("30") is None, refresh_target("0; url=") is None
+    (True, True)
+    """
+    found = _REFRESH.match(content)
+    target = found.group(1).strip() if found else ""
+    if target[:1] in ("'", '"'):
+        target = target[1:].split(target[0], 1)[0]
+    return target or None
+
 
 def parse_html(
     body: bytes,
@@ -123,7 +149,9 @@ def parse_html(
         url=page_url,
         title=walker.title,
         groups=tuple("".join(pieces).strip() for pieces in walker.pieces),  # type: ignore[arg-type]
-        links=tuple(
+        links=()
+        if walker.nofollow
+        else tuple(
             OutLink(link, " ".join(anchors), " ".join(walker.contexts.get(link, ())))
             for link, anchors in walker.links.items()
         ),
@@ -166,6 +194,7 @@ class _Walker:
         self.anchors: list[_Anchor] = []
         self.last_group = 0
         self.boundary = True
+        self.nofollow = False
 
     def emit(self, text: str | None, group: int) -> None:
         if not text or group == _HIDDEN:
@@ -206,9 +235,8 @@ class _Walker:
             self.boundary = True
         if tag == "title" and not self.title:
             self.title = " ".join("".join(el.itertext()).split())
-        elif tag == "meta" and (el.get("name") or "").lower() in _META_GROUP_1:
-            self.emit(el.get("content"), 1)
-            self.boundary = True
+        elif tag == "meta":
+            self.meta(el)
         elif tag == "base" and not self.base_set and el.get("href"):
             self.base = link_url(el.get("href"), self.base) or self.base
             self.base_set = True
@@ -217,9 +245,32 @@ class _Walker:
             if url is not None:
                 self.links.setdefault(url, [])  # document order: where the link starts
                 self.anchors.append(_Anchor(el, url, el.get("title") or ""))
+        elif tag in _FRAMES and el.get("src"):
+            self.add_link(el.get("src"), el.get("title") or "")
         elif tag == "img" and self.anchors and not self.anchors[-1].alt:
             self.anchors[-1].alt = el.get("alt") or ""
         self.emit(el.text, group)
+
+    def meta(self, el) -> None:
+        name = (el.get("name") or "").lower()
+        content = el.get("content") or ""
+        if name in _META_GROUP_1:
+            self.emit(content, 1)
+            self.boundary = True
+        elif name == "robots":
+            self.nofollow |= not _NOFOLLOW.isdisjoint(re.split(r"[\s,]+", content.lower()))
+        elif (el.get("http-equiv") or "").lower() == "refresh":
+            target = refresh_target(content)
+            if target is not None:
+                self.add_link(target, "")
+
+    def add_link(self, href: str, anchor: str) -> None:
+        """A link without anchor element (a frame, a refresh): its URL and a fallback text."""
+        url = None if self._full() else link_url(href, self.base)
+        if url is not None:
+            texts = self.links.setdefault(url, [])
+            if anchor.split():
+                texts.append(" ".join(anchor.split()))
 
     def _full(self) -> bool:
         return self.max_links is not None and len(self.links) >= self.max_links

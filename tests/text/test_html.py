@@ -192,3 +192,37 @@ def test_link_context_walks_out_of_inline_elements_to_the_block() -> None:
 def test_a_link_twice_on_a_page_keeps_both_contexts() -> None:
     html = '<p>flood maps <a href="m">x</a></p><p><a href="m">y</a> rainfall data</p>'
     assert links(html, words=5)["m"] == ("x y", "flood maps rainfall data")
+
+
+FRAMESET = """<HTML><HEAD><TITLE>Geography</TITLE>
+<META HTTP-EQUIV="Refresh" CONTENT="10; URL='new/index.html'"></HEAD>
+<FRAMESET COLS="20%,80%"><FRAME SRC="menu.html" NAME=menu TITLE="Course  list">
+<FRAME SRC="main.html" NAME=main>
+<NOFRAMES><BODY><P>Tourism <A HREF="old.html">Courses</A></BODY></NOFRAMES>
+</FRAMESET></HTML>"""
+
+
+def test_frames_iframes_and_a_refresh_are_links_and_noframes_is_skipped() -> None:
+    page = parse_html(FRAMESET.encode(), BASE)
+    assert [(link.url, link.anchor) for link in page.links] == [
+        ("http://www.example.cn/a/new/index.html", ""),
+        ("http://www.example.cn/a/menu.html", "Course list"),  # the title stands in
+        ("http://www.example.cn/a/main.html", ""),
+    ]
+    assert page.groups == ("Geography", "", "", "", "")  # not the markup of <noframes>
+    inline = parse_html(b'<p>Map <iframe src="/map.html"></iframe> <a href="/x">x</a>', BASE)
+    assert [link.url for link in inline.links] == [
+        "http://www.example.cn/map.html",
+        "http://www.example.cn/x",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "follows"),
+    [("noindex, nofollow", False), ("NONE", False), ("noindex", True), ("index,follow", True)],
+)
+def test_meta_robots_nofollow_gives_no_links(content: str, follows: bool) -> None:
+    html = f'<meta name="robots" content="{content}"><p>景区</p><a href="/x">x</a>'
+    page = parse_html(html.encode(), BASE)
+    assert bool(page.links) is follows
+    assert page.groups[3] == "景区"  # the page itself still counts
