@@ -69,3 +69,24 @@ def test_a_page_travels_to_an_analyser_as_bytes_only(body: bytes, content_type: 
     assert blob.count(tail) == body.count(tail), "the text was sent beside the bytes"
     assert pickle.loads(blob) == result
     assert pickle.loads(pickle.dumps(FetchResult("u", "u", reason="timeout"))).reason == "timeout"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turismo en España: Peñíscola, Málaga, Córdoba y Andalucía.",  # GB18030 decodes these
+        "Die Universität Zürich: Größere Überschwemmungen nach Regenfällen.",
+        "São Paulo: previsão de chuvas, inundações na região.",
+        "Le département de géographie: tourisme, hôtellerie, régions côtières.",
+        "Faculty: José Martínez, Jürgen Müller. Copyright © 1997, 20° ± 2.",
+    ],
+)
+def test_undeclared_latin_1_pages_read_as_windows_1252(text: str) -> None:
+    page = f"<html><body><p>{text}</p></body></html>"
+    assert decode_html(page.encode("latin-1"), "text/html") == (page, "cp1252")
+
+
+@pytest.mark.parametrize("text", ["Beijing 北京 travel guide", "镕基 喆 堃 犇 淼 鑫"])
+def test_undeclared_gbk_stays_chinese_with_few_or_rare_characters(text: str) -> None:
+    page = f"<html><body><p>{text}</p></body></html>"
+    assert decode_html(page.encode("gbk"), "text/html") == (page, "gb18030")
