@@ -3,34 +3,19 @@
 GBK and GB2312 decode as GB18030, their superset: real "GBK" pages use characters
 outside GB2312 and strict GB2312 decoding would reject them.
 
-**Interpretation** (detection): a page that declares nothing and is not UTF-8 is,
-on the Chinese and English webs kgcrawl crawls, GBK or windows-1252 — the defaults
-browsers fall back to in those locales. GB18030 decodes much Latin-1 text without
-error, so trying it first turned undeclared Western pages (the norm on a 1997 web)
-into Chinese: "España" read "Espa馻", "Müller" "M黮ler", and the page then counted
-as Chinese text. GB18030 is now taken only when the bytes look like Chinese
-(`gbk_like`); otherwise charset_normalizer chooses between the two, and only then
-among all it knows. Measured: the project's 143 Chinese corpus texts and 389
-sandbox pages served as undeclared GBK all read as GB18030; Spanish, German,
-Portuguese, French, Italian and Swedish sentences and English with accented names,
-as undeclared Latin-1, all read as windows-1252 (unrestricted, charset_normalizer
-chose cp1250, cp1257 or iso8859-3 for five of them).
+A page that declares no charset (or none that fits) and is not UTF-8 is read as
+`text.charsets` reads a corpus file: GB18030 only when it reads as Chinese.
 """
 
 from __future__ import annotations
 
 import codecs
-import contextlib
 import re
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.text.charsets import legacy_decode
 
 _META = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
-# A double-byte character of GBK; GB2312's (lead A1–F7, trail ≥ A1) hold nearly all
-# of modern Chinese, while a Latin-1 letter before an ASCII one falls outside it.
-_GBK_PAIR = re.compile(rb"[\x81-\xfe][\x40-\xfe]")
-GB2312_SHARE = 0.7  # Chinese text 0.8–1.0 (the test page full of rarer GBK characters
-# 0.8), Latin-1 text of six languages 0–0.5 (Portuguese's ção, não: 0.5)
 _HEADER = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -98,34 +83,10 @@ def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
     try:
         return strip_bom(body.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
-        return _detected(body, candidates)
-
-
-def _detected(body: bytes, tried: list[str]) -> tuple[str, str]:
-    """A page that is not UTF-8 and declares no charset that decodes it (Interpretation)."""
-    if gbk_like(body):
-        with contextlib.suppress(UnicodeDecodeError):
-            return body.decode("gb18030"), "gb18030"
-    from charset_normalizer import from_bytes
-
-    for among in (["gb18030", "cp1252"], None):
-        best = from_bytes(body[:200_000], cp_isolation=among).best()
-        charset = _normal(best.encoding) if best is not None and best.encoding else None
-        if charset:
-            with contextlib.suppress(UnicodeError, LookupError):
-                return strip_bom(body.decode(charset)), charset
-    raise DecodeError(f"cannot decode the page (tried {', '.join(tried) or 'detection'})")
-
-
-def gbk_like(body: bytes) -> bool:
-    """Whether most double-byte characters of these bytes lie in GB2312, as Chinese text's do.
-
-    >>> gbk_like("暴雨 Beijing 北京".encode("gbk")), gbk_like("España, Müller".encode("latin-1"))
-    (True, False)
-    """
-    pairs = _GBK_PAIR.findall(body)
-    common = sum(1 for lead, trail in pairs if 0xA1 <= lead <= 0xF7 and trail >= 0xA1)
-    return bool(pairs) and common >= GB2312_SHARE * len(pairs)
+        decoded = legacy_decode(body)
+    if decoded is None:
+        raise DecodeError(f"cannot decode the page (tried {', '.join(candidates) or 'detection'})")
+    return decoded
 
 
 def strip_bom(text: str) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.text.charsets import legacy_decode
 from kgcrawl.text.tokenize import is_chinese
 
 TEXT_SUFFIXES = (".txt", ".md")
@@ -118,57 +119,19 @@ def _file_text(name: str, suffix: str, raw: bytes, corpus: Corpus) -> str | None
 
 UNDECODABLE = "undecodable (binary, or no text encoding fits)"
 _COMMENT_OPEN = re.compile(rb"<!--")
-# Below this share of non-ASCII bytes a file that is neither UTF-8 nor Chinese is read as
-# Windows-1252 without asking charset_normalizer, which guesses Cyrillic or Japanese code
-# pages for short Western files ("café" in 8 bytes → "cafщ"). Greek or Russian text in a
-# single-byte code page is 60–80 % non-ASCII bytes.
-WESTERN_HIGH_SHARE = 0.3
-_WIDE_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-_WIDE = re.compile(f"[{_WIDE_CHARS}]")  # Han, kana, Hangul: what a wrong code page makes
-_WIDE_RUN = re.compile(f"[{_WIDE_CHARS}]{{2,}}")
 
 
 def decode(raw: bytes) -> str | None:
-    """UTF-8 (BOM allowed), Chinese GB18030, else the legacy code page charset_normalizer finds.
-
-    None for binary data (NUL bytes) or when nothing fits. GB18030 is tried
-    before the detector only when the result reads as Chinese: it also
-    "decodes" much Windows-1252 text into nonsense Han characters.
+    """UTF-8 (BOM allowed), else the legacy code page `text.charsets` finds (Chinese GB18030
+    only when it reads as Chinese); None for binary data (NUL bytes) or when nothing fits.
     """
     if b"\x00" in raw:
         return None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        pass
-    try:
-        text = raw.decode("gb18030")
-    except UnicodeDecodeError:
-        text = None
-    if text is not None and _wide_in_runs(text):
-        return text
-    if sum(byte >= 0x80 for byte in raw) < WESTERN_HIGH_SHARE * len(raw):
-        try:  # mostly ASCII with a few accents and curly quotes: Western text
-            return raw.decode("cp1252")
-        except UnicodeDecodeError:
-            pass
-    import charset_normalizer
-
-    best = charset_normalizer.from_bytes(raw).best()
-    # utf_16/32 without NUL bytes, or stray CJK characters, is a wrong guess.
-    guess = str(best) if best is not None and not best.encoding.startswith("utf_") else None
-    if guess is not None and (not _WIDE.search(guess) or _wide_in_runs(guess)):
-        return guess
-    try:
-        return raw.decode("cp1252")
-    except UnicodeDecodeError:
-        return guess
-
-
-def _wide_in_runs(text: str) -> bool:
-    """True when there are CJK characters and at least half of them stand next to another."""
-    wide = len(_WIDE.findall(text))
-    return wide > 0 and sum(len(run) for run in _WIDE_RUN.findall(text)) * 2 >= wide
+        decoded = legacy_decode(raw)
+    return decoded[0] if decoded else None
 
 
 def close_old_comments(raw: bytes) -> bytes:
