@@ -56,6 +56,7 @@ class CrawlFigures:
     seconds: float
     pages: list[tuple[float, bool]] = field(default_factory=list)  # (R(p), truly relevant)
     web_alpha: str = ""  # the α it recalibrated to on the web's words (crawl/core.py), if any
+    explored: int = 0  # links taken by exploration (crawl/explore.py)
 
 
 @dataclass
@@ -126,6 +127,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         seconds=time.monotonic() - start,
         pages=list(zip(relevances, truths, strict=True)),
         web_alpha=recalibrated(trial.crawl.web_alpha.record()) if trial.crawl.web_alpha else "",
+        explored=counters.explored,
     )
 
 

@@ -88,6 +88,7 @@ class Crawl:
     discard_keep: int = 200_000
     report_every: int = 500
     trap_cap: int = 100  # new links one URL template of a host may breed itself (0 = off)
+    explore_after: int = 200  # nothing relevant in this many pages: explore (0 = never)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ RANGES: dict[str, tuple[float | None, float | None, bool, bool]] = {
     "crawl.discard_keep": (0, None, True, False),
     "crawl.report_every": (1, None, True, False),
     "crawl.trap_cap": (0, None, True, False),
+    "crawl.explore_after": (0, None, True, False),
     "tabu.seeds_per_host": (1, None, True, False),
     "tabu.early_fraction": (0, 1, True, True),
     "tabu.min_hosts": (0, None, True, False),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import Fingerprints
+from kgcrawl.crawl.explore import exploring, most_linked
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
@@ -43,6 +44,7 @@ class Counters(CrawlCounters):
     outcomes: int = 0
     promoted: int = 0  # pool links promoted because Q_wait ran dry (SPEC §5.1 turn 2)
     trapped: int = 0  # new links the trap guard did not admit (crawl/trap_guard.py)
+    explored: int = 0  # links taken by exploration (crawl/explore.py)
 
 
 @dataclass(frozen=True)
@@ -151,15 +153,32 @@ class Crawl:
         """The strategy's next link; when Q_wait ran dry, the best pool link first joins it.
 
         SPEC §5.1 (turn 2): a crawl ends at its budget, a signal, or when it knows
-        no unvisited link, never because no link cleared β. None only then.
+        no unvisited link, never because no link cleared β. None only then. A
+        focused crawl that has found nothing explores every other turn (explore.py).
         """
-        link = self.strategy.select(self.frontier)
+        link = self._explore()
+        if link is None:
+            link = self.strategy.select(self.frontier)
         if link is None and self.frontier.queued_count() == 0:
             promoted = self.frontier.pool_best()
             if promoted is not None:
                 self.frontier.promote(promoted)
                 self.counters.promoted += 1
                 link = self.strategy.select(self.frontier)
+        return link
+
+    def _explore(self) -> int | None:
+        """The most-linked unvisited link, taken, on an exploring turn (explore.py)."""
+        c = self.counters
+        if not exploring(c, c.outcomes, self.settings.crawl.explore_after,
+                         self.strategy.uses_beta):  # fmt: skip
+            return None
+        link = most_linked(*self.frontier.unvisited())
+        if link is not None:
+            if not self.frontier.is_queued(link):
+                self.frontier.promote(link)
+            self.frontier.take(link)
+            c.explored += 1
         return link
 
     def take(self, url: str) -> int:

@@ -100,6 +100,7 @@ class CrawlResult:
     pooled: int = 0  # links left in the discarded pool (P ≤ β)
     promoted: int = 0  # pool links promoted because Q_wait ran dry
     trapped: int = 0  # new links the trap guard kept out of the frontier
+    explored: int = 0  # links taken by exploration: nothing relevant found (crawl/explore.py)
     relevances: list[float] = field(default_factory=list)  # R(p) of every page downloaded
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
 
@@ -307,6 +308,7 @@ class Engine:
             pooled=self.crawl.frontier.pool_count(),
             promoted=counters.promoted,
             trapped=counters.trapped,
+            explored=counters.explored,
             relevances=list(self.crawl.relevances),
             stage_seconds=dict(self.times.seconds),
         )

@@ -29,8 +29,8 @@ gain one. PR enters P on the scale `pagerank_scale` (scoring.priority.pagerank_t
 a page not yet in a PageRank solve counts as rank 1 (the mean of the (1 − d) + d·Σ
 form), and before the first solve every page does.
 
-`Crawl.fold` (crawl/core.py) feeds it as a page is downloaded: its in-links for PageRank,
-its children with R(p) and R(A), and every `pagerank_every` pages a re-scoring.
+`Crawl.fold` (crawl/core.py) feeds it: in-links for PageRank, children with R(p) and
+R(A), and every `pagerank_every` pages a re-scoring; `unvisited` serves explore.py.
 """
 
 from __future__ import annotations
@@ -204,9 +204,7 @@ class Frontier:
 
     def page_of(self, link: int | None) -> int | None:
         """The page id a downloaded link became; None if not downloaded (or no link)."""
-        if link is None:
-            return None
-        page = int(self._page[link])
+        page = -1 if link is None else int(self._page[link])
         return page if page >= 0 else None
 
     def parents(self, link: int) -> list[int]:
@@ -239,6 +237,11 @@ class Frontier:
 
     def is_queued(self, link: int) -> bool:
         return self._state[link] == QUEUED
+
+    def unvisited(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Ids, parent counts and P of every link not yet taken (crawl/explore.py)."""
+        ids = np.flatnonzero(np.isin(self._state[: self._size], _UNVISITED))
+        return ids, self._parents[ids], self._prio[ids]
 
     def best(
         self, exclude: Collection[int] = (), exclude_hosts: Collection[str] = ()

@@ -65,6 +65,9 @@ def stop_reason(result: CrawlResult) -> str:
     )
     if result.trapped:
         notes += f"; {result.trapped} links kept out by the trap guard (crawl.trap_cap)"
+    if result.explored:
+        notes += (f"; {result.explored} most-linked pages explored when the first "
+                  "crawl.explore_after pages held nothing relevant")  # fmt: skip
     if result.ended == BUDGET:
         return "page budget reached" + notes
     return "frontier exhausted: no unvisited link left" + notes

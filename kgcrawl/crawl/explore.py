@@ -1,0 +1,62 @@
+"""Exploration: a focused crawl that has found nothing fetches the pages most pages link to.
+
+**Interpretation** (beyond the papers; SPEC §5 is silent on a crawl that meets no
+relevant page). Every priority of Eq. 9 is evidence: the parents' R(p), the
+anchor's R(A). On an academic web where the relevant pages sit in courses of a
+department whose name carries no topic word, that evidence can be noise that leads
+nowhere: on the sparse profile, world seed 2, the tourism ontology's label
+"coach" (a tour bus) gave every page of two sports departments R(p) ≈ 0.11, and
+fcits_oh and OPS spent their first 1 000 pages in lectures on football while the
+department's home page, linked from each of those pages and listing its tourism
+courses by name, was never fetched. A site's home and index pages are what many
+pages link to; fetching the unvisited page with the most known in-links
+(backlink count, Cho, Garcia-Molina and Page 1998) is the classic way to find
+such hubs early, and a hub's links carry the URL and anchor words the focus
+needs.
+
+So once a focused strategy (one that filters by β) has downloaded
+`crawl.explore_after` pages (200) without judging one relevant, every other
+selection is the most-linked unvisited link (ties: the higher P, then the older
+link), until a page is judged relevant. A crawl whose focus works never gets
+there; BFS never explores. On the sparse profile's world seeds 0–5, both domains,
+1 000 pages (benchmarks/bench_explore.py, table in its docstring), it acted only
+in that world: fcits_oh found its first relevant page at 211 instead of 665 and
+its true harvest at 1 000 pages went 24.1 % → 59.7 % (OPS: none → 204, 0 → 62.9 %),
+by exploring 8 and 2 links; the other 22 crawls did not explore and are unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kgcrawl.crawl.strategies.base import CrawlCounters
+
+
+def exploring(counters: CrawlCounters, outcomes: int, after: int, focused: bool) -> bool:
+    """Whether this selection explores: a focused crawl, `after` pages downloaded and none
+    judged relevant, and every other outcome (failed fetches count, so a dead link
+    does not hand the next turn to exploration again).
+
+    >>> from kgcrawl.crawl.strategies.base import CrawlCounters
+    >>> dark = CrawlCounters(max_pages=1000, dp=200, lp=0)
+    >>> [exploring(dark, n, 200, True) for n in (310, 311)], exploring(dark, 310, 0, True)
+    ([True, False], False)
+    >>> exploring(CrawlCounters(max_pages=1000, dp=200, lp=1), 310, 200, True)
+    False
+    """
+    dark = counters.lp == 0 and counters.dp >= after
+    return bool(after) and focused and dark and outcomes % 2 == 0
+
+
+def most_linked(links: np.ndarray, parents: np.ndarray, priorities: np.ndarray) -> int | None:
+    """The link with the most parents; ties go to the higher P, then to the older link.
+
+    >>> most_linked(np.array([4, 7, 9]), np.array([3, 5, 5]), np.array([0.2, 0.1, 0.3]))
+    9
+    >>> most_linked(np.array([], dtype=int), np.array([]), np.array([])) is None
+    True
+    """
+    if not len(links):
+        return None
+    tied = np.flatnonzero(parents == parents.max())
+    return int(links[tied[np.argmax(priorities[tied])]])
