@@ -1,6 +1,7 @@
 """Whole crawls of the sandbox web for crawl tests, each in its own `kgcrawl crawl` process.
 
-`quick_sandbox` serves the small world with its timing hazards cut short.
+`quick_sandbox` serves the small world with its timing hazards cut short; `serving`
+serves a hand-made site (a `Site` handler) for a test that needs one exact web.
 `killed_and_resumed` crawls PAGES pages of it twice with one seed: once
 uninterrupted, once killed with SIGKILL at the given numbers of committed
 outcomes and resumed each time. Both run at once (two processes).
@@ -12,10 +13,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from kgcrawl.crawl.outcome import Outcome
@@ -34,6 +37,40 @@ BASE = {
 DEADLINE = 240
 # the sandbox's timing hazards, cut short: the waits of crawls that test something else
 QUICK = {"slow_delay": 0.05, "hang_seconds": 1.0, "crawl_delay": 0.1}
+
+
+class Site(BaseHTTPRequestHandler):
+    """A hand-made site: `page(path)` gives a path's HTML, or None for a 404."""
+
+    def page(self, path: str) -> str | None:
+        raise NotImplementedError
+
+    def do_GET(self) -> None:
+        body = self.page(self.path)
+        if body is None:
+            self.send_error(404)
+            return
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextmanager
+def serving(site: type[Site], host: str) -> Iterator[tuple[str, ...]]:
+    """The site on 127.0.0.1 while the block runs; yields the --resolve for `host`."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), site)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield (f"{host}=127.0.0.1:{server.server_address[1]}",)
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @contextmanager

@@ -9,9 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
@@ -21,7 +19,7 @@ from kgcrawl.config import load_settings
 from kgcrawl.crawl.state import MIGRATIONS, RunState, committed_count
 from kgcrawl.crawl.view import crawl_summary, run_details, runs_table
 from kgcrawl.runner import CrawlRequest, crawl
-from tests.crawl.crawls import BASE, quick_sandbox
+from tests.crawl.crawls import BASE, Site, quick_sandbox, serving
 
 FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19}  # no calibration: the tests fix α, β
 
@@ -50,41 +48,25 @@ def test_a_dry_q_wait_promotes_the_pool_and_the_crawl_reaches_its_budget(tmp_pat
     assert "links promoted from the discarded pool" in rendered(crawl_summary(result))
 
 
-class _ThreePages(BaseHTTPRequestHandler):
+class _ThreePages(Site):
     """a → b → c, and c back to a: a world of three pages."""
 
     PAGES: ClassVar[dict[str, str]] = {"/": "/b.html", "/b.html": "/c.html", "/c.html": "/"}
 
-    def do_GET(self) -> None:
-        link = self.PAGES.get(self.path)
+    def page(self, path: str) -> str | None:
+        link = self.PAGES.get(path)
         if link is None:
-            self.send_error(404)
-            return
-        body = f"<html><title>旅游 {self.path}</title><p>景区 酒店</p><a href={link}>next</a>"
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args) -> None:
-        pass
+            return None
+        return f"<html><title>旅游 {path}</title><p>景区 酒店</p><a href={link}>next</a>"
 
 
 def test_a_world_smaller_than_the_budget_ends_exhausted_and_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _ThreePages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        settings = load_settings(
-            "tourism",
-            {**BASE, **FIXED, "seeds": "http://three.example/", "crawl.strategy": "ops"},
-        )
-        resolve = (f"three.example=127.0.0.1:{server.server_address[1]}",)
+    settings = load_settings(
+        "tourism", {**BASE, **FIXED, "seeds": "http://three.example/", "crawl.strategy": "ops"}
+    )
+    with serving(_ThreePages, "three.example") as resolve:
         result = crawl(settings, CrawlRequest(resolve=resolve, run_id="three"))
-    finally:
-        server.shutdown()
     assert (result.dp, result.ended) == (3, "frontier exhausted")
     listing = rendered(runs_table())
     assert "three" in listing and "frontier exhausted" in listing
