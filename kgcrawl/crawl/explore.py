@@ -6,13 +6,13 @@ anchor's R(A). On an academic web where the relevant pages sit in courses of a
 department whose name carries no topic word, that evidence can be noise that leads
 nowhere: on the sparse profile, world seed 2, the tourism ontology's label
 "coach" (a tour bus) gave every page of two sports departments R(p) ≈ 0.11, and
-fcits_oh and OPS spent their first 1 000 pages in lectures on football while the
-department's home page, linked from each of those pages and listing its tourism
-courses by name, was never fetched. A site's home and index pages are what many
-pages link to; fetching the unvisited page with the most known in-links
-(backlink count, Cho, Garcia-Molina and Page 1998) is the classic way to find
-such hubs early, and a hub's links carry the URL and anchor words the focus
-needs.
+Eq. 9 led fcits_oh (first relevant page at 665) and OPS (none in 1 000) through
+lectures on football while the department's home page, linked from each of those
+pages and listing its tourism courses by name, waited unfetched. A site's home
+and index pages are what many pages link to; fetching the unvisited page with the
+most known in-links (backlink count, Cho, Garcia-Molina and Page 1998) is the
+classic way to find such hubs early, and a hub's links carry the URL and anchor
+words the focus needs.
 
 So once a focused strategy (one that filters by β) has downloaded
 `crawl.explore_after` pages (200) without judging one relevant, every other
