@@ -11,7 +11,7 @@ how many links exploration took.
         [--max-pages 1000] [--jobs 2]
 
 Measured (`--profiles sparse`, world seeds 0–5, 1 000 pages, one worker): of the 24
-crawls, exploration acted in the two of the one world where the focus found nothing
+crawls, exploration acted in the two crawls of the one world where the focus found nothing
 in 200 pages, and left the other 22 page for page as they were (explored 0):
 
 | sparse world | strategy | first relevant page | true harvest @500 | @1000 | links explored |
