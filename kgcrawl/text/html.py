@@ -240,10 +240,9 @@ class _Walker:
         elif tag == "base" and not self.base_set and el.get("href"):
             self.base = link_url(el.get("href"), self.base) or self.base
             self.base_set = True
-        elif tag in ("a", "area") and el.get("href") is not None and not self._full():
-            url = link_url(el.get("href"), self.base)
+        elif tag in ("a", "area") and el.get("href") is not None:
+            url = self.add_link(el.get("href"))  # its text comes in until the element ends
             if url is not None:
-                self.links.setdefault(url, [])  # document order: where the link starts
                 self.anchors.append(_Anchor(el, url, el.get("title") or ""))
         elif tag in _FRAMES and el.get("src"):
             self.add_link(el.get("src"), el.get("title") or "")
@@ -262,15 +261,18 @@ class _Walker:
         elif (el.get("http-equiv") or "").lower() == "refresh":
             target = refresh_target(content)
             if target is not None:
-                self.add_link(target, "")
+                self.add_link(target)
 
-    def add_link(self, href: str, anchor: str) -> None:
-        """A link without anchor element (a frame, a refresh): its URL and a fallback text."""
+    def add_link(self, href: str, anchor: str = "") -> str | None:
+        """The link's URL, recorded where it first appears (document order), with `anchor`
+        as its text if given (a frame's title); None if it is no http(s) URL or the page is
+        full."""
         url = None if self._full() else link_url(href, self.base)
         if url is not None:
             texts = self.links.setdefault(url, [])
             if anchor.split():
                 texts.append(" ".join(anchor.split()))
+        return url
 
     def _full(self) -> bool:
         return self.max_links is not None and len(self.links) >= self.max_links
