@@ -170,14 +170,12 @@ class Crawl:
     def _explore(self) -> int | None:
         """The most-linked unvisited link, taken, on an exploring turn (explore.py)."""
         c = self.counters
-        if not exploring(c, c.outcomes, self.settings.crawl.explore_after,
+        if not exploring(c.dp, c.lp, c.outcomes, self.settings.crawl.explore_after,
                          self.strategy.uses_beta):  # fmt: skip
             return None
         link = most_linked(*self.frontier.unvisited())
         if link is not None:
-            if not self.frontier.is_queued(link):
-                self.frontier.promote(link)
-            self.frontier.take(link)
+            self.frontier.take(link)  # from Q_wait or the pool alike
             c.explored += 1
         return link
 

@@ -32,23 +32,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from kgcrawl.crawl.strategies.base import CrawlCounters
 
+def exploring(dp: int, lp: int, outcomes: int, after: int, focused: bool) -> bool:
+    """Whether this selection explores: a focused crawl, `after` pages downloaded (DP) and
+    none judged relevant (LP), and every other outcome (failed fetches count, so a dead
+    link does not hand the next turn to exploration again).
 
-def exploring(counters: CrawlCounters, outcomes: int, after: int, focused: bool) -> bool:
-    """Whether this selection explores: a focused crawl, `after` pages downloaded and none
-    judged relevant, and every other outcome (failed fetches count, so a dead link
-    does not hand the next turn to exploration again).
-
-    >>> from kgcrawl.crawl.strategies.base import CrawlCounters
-    >>> dark = CrawlCounters(max_pages=1000, dp=200, lp=0)
-    >>> [exploring(dark, n, 200, True) for n in (310, 311)], exploring(dark, 310, 0, True)
+    >>> [exploring(200, 0, n, 200, True) for n in (310, 311)], exploring(200, 0, 310, 0, True)
     ([True, False], False)
-    >>> exploring(CrawlCounters(max_pages=1000, dp=200, lp=1), 310, 200, True)
-    False
+    >>> exploring(200, 1, 310, 200, True), exploring(199, 0, 310, 200, True)
+    (False, False)
     """
-    dark = counters.lp == 0 and counters.dp >= after
-    return bool(after) and focused and dark and outcomes % 2 == 0
+    return bool(after) and focused and lp == 0 and dp >= after and outcomes % 2 == 0
 
 
 def most_linked(links: np.ndarray, parents: np.ndarray, priorities: np.ndarray) -> int | None:
