@@ -87,13 +87,22 @@ class ParsedPage:
 
 
 def link_url(href: str, base: str) -> str | None:
-    """The canonical absolute URL an `href` points to (`text.urls`), or None if not http(s)."""
+    r"""The canonical absolute URL an `href` points to (`text.urls`), or None if not http(s).
+
+    Before the query, a backslash is a slash, as the WHATWG URL parser reads it for
+    http(s) and browsers follow it (`urljoin` would keep `http:\\host` as a path):
+
+    >>> link_url("http:\\\\example.org\\a\\b.html?q=\\", "http://h.test/dir/")
+    'http://example.org/a/b.html?q=%5C'
+    """
+    head, mark, tail = _BEFORE_QUERY.match(href.strip()).groups()
     try:
-        return _canonical(urljoin(base, href.strip()))
+        return _canonical(urljoin(base, head.replace("\\", "/") + mark + tail))
     except ValueError:  # urljoin on `http://[::1` and the like
         return None
 
 
+_BEFORE_QUERY = re.compile(r"([^?#]*)([?#]?)(.*)", re.DOTALL)
 # Navigation links repeat on every page of a site, and canonical_url takes ≈ 12 µs.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_url)
 
