@@ -81,7 +81,7 @@ def crawl(
         typer.Option(
             "--executor",
             help="Where the workers run: local (threads and processes here) or ray (a Ray "
-            "cluster; pip install 'kgcrawl[ray]'). Allowed with --resume.",
+            "cluster; pip install 'kgcrawl\\[ray]'). Allowed with --resume.",
             show_default=True,
         ),
     ] = "local",
