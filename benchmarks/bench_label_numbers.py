@@ -1,6 +1,6 @@
 """English labels in the plural too: does R(p) separate English pages better? (scoring/relevance.py)
 
-The English documents of our corpora are scored as pages (`calibrate.document_page`,
+The English documents of our corpora are scored as pages (`calibration_pages.document_page`,
 the same parse, counts and R(p) a crawl uses) with each shipped ontology, twice:
 matching the ontology's labels as written, and with `topic_labels` (each English
 label's head noun also in the plural). On-topic: the domain's English
@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.bench_profiles import auc
-from kgcrawl.calibrate import document_page
+from kgcrawl.calibration_pages import document_page
 from kgcrawl.config import load_settings
 from kgcrawl.ontology.topic import topic_model_for
 from kgcrawl.scoring.relevance import nameable_words, page_relevance, topic_labels

@@ -82,16 +82,15 @@ data folder, as pip's and jieba's are. An α chosen on pages the user labelled
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
-import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from kgcrawl.calibration_pages import compose_pages, document_page, folder_of, near_folders
 from kgcrawl.config import AUTO, CHECKOUT, Settings, cache_dir
-from kgcrawl.config import Calibration as CalibrationSettings
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.scoring.thresholds import (
     Separation,
@@ -101,10 +100,11 @@ from kgcrawl.scoring.thresholds import (
     robust_separation,
 )
 from kgcrawl.scoring.web_alpha import ComposedPage
-from kgcrawl.text.corpus import Document
-from kgcrawl.text.matching import token_length
 
-CACHE_VERSION = 6  # bump when the making or scoring of calibration pages changes
+if TYPE_CHECKING:
+    from kgcrawl.text.analysis import PageAnalysis
+
+CACHE_VERSION = 7  # bump when the making or scoring of calibration pages changes
 
 
 class CalibrationError(KgcrawlError):
@@ -125,6 +125,7 @@ class Thresholds:
     strategy: str | None = None  # None: every strategy of the model; else labelled.py's
     source: str = ""  # what it was calibrated on, when not the corpora
     composed: tuple[ComposedPage, ...] = ()  # the corpora's pages, for a crawl's web α
+    left_out: dict[str, float] = field(default_factory=dict)  # near folders: median R
 
     @property
     def plot(self) -> Path:
@@ -211,29 +212,48 @@ def labelled_entry(settings: Settings, keywords: bool) -> Path:
     return entry(calibration_key(settings, keywords), settings.crawl.strategy)
 
 
-def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
-    """Score both corpora as pages, choose α and β, write the cache and the plot."""
+def page_scorer(
+    settings: Settings, keywords: bool
+) -> Callable[[bytes], tuple[float, PageAnalysis]]:
+    """R(p) of a page (Eq. 3–4) as a crawl with these settings scores it, and its analysis."""
     from kgcrawl.ontology.topic import topic_model_for
     from kgcrawl.scoring.relevance import nameable_words, page_relevance, topic_matcher
     from kgcrawl.text.analysis import analyse_page
-    from kgcrawl.text.corpus import read_corpus
 
-    positives_dir, negatives_dir = corpus_folders(settings)
     topic = topic_model_for(settings, keywords=keywords)
     matcher = topic_matcher(topic)
     nameable = nameable_words(matcher.words)
-    cal = settings.calibration
-    pages = compose_pages(read_corpus(positives_dir).documents,
-                          read_corpus(negatives_dir).documents, cal)  # fmt: skip
+
+    def score(page: bytes) -> tuple[float, PageAnalysis]:
+        analysis = analyse_page(page, "http://calibration/", matcher)
+        return page_relevance(analysis.counts, topic.vector, nameable.get(analysis.lang)), analysis
+
+    return score
+
+
+def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
+    """Score both corpora as pages, choose α and β, write the cache and the plot."""
+    from kgcrawl.text.corpus import read_corpus
+
+    positives_dir, negatives_dir = corpus_folders(settings)
+    score = page_scorer(settings, keywords)
+    positives = read_corpus(positives_dir).documents
+    negatives = read_corpus(negatives_dir).documents
+    left_out = near_folders(positives, negatives, lambda text: score(document_page(text))[0])
+    negatives = [doc for doc in negatives if folder_of(doc) not in left_out]
+    if not negatives:
+        raise CalibrationError(
+            f"{negatives_dir}: every folder of off-topic documents ({', '.join(left_out)}) is "
+            f"as on topic as {positives_dir}: set calibration.negatives (--negatives) to others"
+        )
     scores: tuple[list[float], list[float]] = ([], [])
     composed = []
-    for page, relevant in pages:
-        analysis = analyse_page(page, "http://calibration/", matcher)
-        relevance = page_relevance(analysis.counts, topic.vector, nameable.get(analysis.lang))
+    for page, relevant in compose_pages(positives, negatives, settings.calibration):
+        relevance, analysis = score(page)
         scores[0 if relevant else 1].append(relevance)
         composed.append(ComposedPage.of(analysis.counts, analysis.lang, relevant))
     result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
-    result = replace(result, composed=tuple(composed))
+    result = replace(result, composed=tuple(composed), left_out=left_out)
     labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all
     write_cache(result)
     plot_distributions(result, settings.domain)
@@ -266,54 +286,6 @@ def thresholds_on(
     beta = admission_beta(chosen.alpha, settings.relevance.r[1], cal.beta_margin)
     return Thresholds(chosen.alpha, round(beta, 4), chosen, tuple(relevant),
                       tuple(irrelevant), calibration_key(settings, keywords))  # fmt: skip
-
-
-def compose_pages(
-    positives: Sequence[Document], negatives: Sequence[Document], cal: CalibrationSettings
-) -> list[tuple[bytes, bool]]:
-    """`cal.pages` pages of known topic share from the two corpora, and whether each is relevant.
-
-    Deterministic: the same corpora and settings give the same pages.
-    """
-    rng = random.Random(0)
-    sources = [_paragraphs(positives), _paragraphs(negatives)]
-    pages = []
-    for _ in range(cal.pages):
-        share = rng.random()
-        title, _ = rng.choice(sources[0 if share >= 0.5 else 1])
-        body, tokens = [], [0, 0]  # on-topic, off-topic
-        while sum(tokens) < cal.page_tokens:  # the side furthest below its share goes next
-            side = 0 if (tokens[0] < share * sum(tokens) if any(tokens) else share >= 0.5) else 1
-            _, paragraphs = rng.choice(sources[side])
-            paragraph = rng.choice(paragraphs)
-            body.append(paragraph)
-            tokens[side] += max(token_length(paragraph), 1)
-        relevant = tokens[0] / sum(tokens) >= cal.share
-        pages.append((document_page("\n".join([title, *body])), relevant))
-    return pages
-
-
-def _paragraphs(documents: Sequence[Document]) -> list[tuple[str, list[str]]]:
-    """(title, body paragraphs) of each document; a one-line document is its own paragraph."""
-    out = []
-    for doc in documents:
-        lines = [line.strip() for line in doc.text.splitlines() if line.strip()]
-        if lines:
-            out.append((lines[0].lstrip("#").strip(), lines[1:] or lines))
-    return out
-
-
-def document_page(text: str) -> bytes:
-    """A corpus text as the HTML page it would be: first line as title and heading.
-
-    >>> document_page("# Flash floods\\n\\nRain fell.").decode()[12:]
-    '<title>Flash floods</title></head><body><h1>Flash floods</h1><p>Rain fell.</p></body></html>'
-    """
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    title = html.escape(lines[0].lstrip("#").strip()) if lines else ""
-    body = "".join(f"<p>{html.escape(line)}</p>" for line in lines[1:])
-    page = f"<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>"
-    return page.encode("utf-8")
 
 
 def thresholds_for(

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import math
+import shutil
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from kgcrawl.calibrate import (
+    CalibrationError,
     cached,
     calibrate,
-    compose_pages,
     composed_for,
     resolve_thresholds,
     thresholds_for,
 )
+from kgcrawl.calibration_pages import compose_pages
+from kgcrawl.cli import app
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.view import no_relevant_advice
 from kgcrawl.ontology.topic import topic_model_for
@@ -135,3 +139,29 @@ def test_no_corpus_is_one_clear_error(tmp_path, monkeypatch):
     settings = load_settings("tourism", {"calibration.positives": str(tmp_path / "none")})
     with pytest.raises(Exception, match="no on-topic documents to calibrate α on"):
         calibrate(settings)
+
+
+def test_a_folder_of_off_topic_documents_on_the_domain_itself_is_left_out(corpora, tmp_path):
+    positives, negatives = corpora
+    alone = calibrate(settings_for(positives, negatives))
+    background = tmp_path / "background"  # the same off-topic texts in a folder, and a
+    for name, text in (("finance", OFF_TOPIC), ("travel", ON_TOPIC)):  # folder of the domain
+        (background / name).mkdir(parents=True)
+        for i in range(3):
+            (background / name / f"{i}.txt").write_text(text, "utf-8")
+    settings = settings_for(positives, background)
+    result = calibrate(settings)
+    assert list(result.left_out) == ["travel"]
+    assert (result.alpha, result.negatives) == (alone.alpha, alone.negatives)
+    assert cached(settings).left_out == result.left_out
+    small = ["--set", "calibration.page_tokens=10", "--set", "calibration.pages=40"]
+    shown = CliRunner().invoke(app, ["calibrate", "tourism", "--positives", str(positives),
+                                     "--negatives", str(background), *small])  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    said = " ".join(shown.output.split())
+    assert "left out of the off-topic documents, as on topic as the on-topic ones: travel" in said
+    shutil.rmtree(background / "finance")  # nothing left to tell the domain from
+    with pytest.raises(
+        CalibrationError, match=r"every folder of off-topic documents \(travel\) is"
+    ):
+        calibrate(settings_for(positives, background))

@@ -110,6 +110,12 @@ def _report(
         cells = [ordered[int(q * (len(ordered) - 1))] for q in (0.1, 0.5, 0.9, 1.0)]
         table.add_row(name, str(len(scores)), *(f"{x:.3f}" for x in cells))
     console.print(table)
+    if result.left_out:
+        near = ", ".join(f"{name} (median R {r:.2f})" for name, r in result.left_out.items())
+        console.print(
+            f"left out of the off-topic documents, as on topic as the on-topic ones: {near}",
+            highlight=False,
+        )
     s = result.separation
     console.print(
         f"α = {result.alpha:.2f}  (R(p) > α: precision {s.precision or 0:.1%}, "

@@ -1,0 +1,64 @@
+"""Which folders of the background corpus are near a domain (calibration_pages.py).
+
+For each domain: the on-topic documents' first quartile of R(p) scored whole as
+pages, and the median of each background folder, highest first; a folder at or
+above the quartile is left out of calibration's off-topic text. Besides the
+shipped domains, `--own FOLDER` builds an ontology (`build-ontology`, default
+options) from one background folder and calibrates it on that same folder, as a
+user whose own topic is one of the background's would.
+
+Run: python benchmarks/near_folders.py [--own finance] [--top 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import kgcrawl
+from kgcrawl.calibrate import corpus_folders, page_scorer
+from kgcrawl.calibration_pages import document_page, folder_of, near_folders
+from kgcrawl.config import Settings, load_settings
+from kgcrawl.text.corpus import read_corpus
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--own", default="finance", help="background folder to make a domain of")
+    parser.add_argument("--top", type=int, default=5)
+    args = parser.parse_args()
+    for domain in ("tourism", "rainstorm"):
+        report(domain, load_settings(domain), args.top)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = corpus_folders(load_settings("tourism"))[1] / args.own
+        ontology = Path(tmp) / "own.owl"
+        kgcrawl.build_ontology(folder, domain=args.own, out=ontology, lattice_dir=Path(tmp))
+        settings = load_settings("tourism", {"calibration.positives": str(folder)})
+        own = replace(settings, domain=args.own, topic=args.own, ontology=ontology)
+        report(f"{args.own} (built from the background's own folder)", own, args.top)
+
+
+def report(name: str, settings: Settings, top: int) -> None:
+    positives_dir, negatives_dir = corpus_folders(settings)
+    score = page_scorer(settings, keywords=False)
+    relevance = lambda text: score(document_page(text))[0]  # noqa: E731
+    positives = read_corpus(positives_dir).documents
+    negatives = read_corpus(negatives_dir).documents
+    on_topic = sorted(map(relevance, (doc.text for doc in positives)))
+    floor = on_topic[int(0.25 * (len(on_topic) - 1))]
+    folders: dict[str, list[float]] = {}
+    for doc in negatives:
+        folders.setdefault(folder_of(doc), []).append(relevance(doc.text))
+    medians = sorted(((statistics.median(r), f) for f, r in folders.items()), reverse=True)
+    near = near_folders(positives, negatives, relevance)
+    median = statistics.median(on_topic)
+    print(f"{name}: on-topic p25 {floor:.3f}, p50 {median:.3f} ({len(positives)} documents)")
+    for median, folder in medians[:top]:
+        print(f"    {folder:12} median {median:.3f}{'  left out' if folder in near else ''}")
+
+
+if __name__ == "__main__":
+    main()
