@@ -9,6 +9,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # Session ids make endless spellings of one page; these names never select content.
 SESSION_PARAMS = frozenset({"sid", "sessionid", "session_id", "jsessionid", "phpsessid", "sessid"})
+# Nor do click-tracking ids (every `utm_*`; Google's, Facebook's, Microsoft's, Yandex's,
+# Mailchimp's, HubSpot's; `spm`/`scm` on Alibaba's sites, common on the Chinese web): a
+# page shared in many places is otherwise fetched once per campaign.
+TRACKING_PARAMS = frozenset({"gclid", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid",
+                             "mc_cid", "mc_eid", "_hsenc", "_hsmi", "spm", "scm"})  # fmt: skip
 _PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#;]*", re.IGNORECASE)
 
 
@@ -16,7 +21,8 @@ def canonical_url(url: str) -> str | None:
     """w3lib's canonical form, fragment dropped, default port stripped; None if not http(s).
 
     w3lib keeps an explicit `:80`/`:443` (NOTES.md), so we drop it ourselves; session
-    ids (`;jsessionid=…` in the path, `sid=…` and the like in the query) are dropped too.
+    ids (`;jsessionid=…` in the path, `sid=…` and the like in the query) and click-tracking
+    ids (`utm_source=…`, `fbclid=…`, `spm=…`) are dropped too.
     An IPv6 literal keeps its brackets (`http://[::1]:8080/`); a URL no parser agrees
     on (`http://[::1`, `http://[v1.x]/`, a port past 65535) is None, never an exception.
     """
@@ -49,10 +55,14 @@ def _canonical(url: str) -> str | None:
     query = canon.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
-        kept = [(k, v) for k, v in pairs if k.lower() not in SESSION_PARAMS]
+        kept = [(k, v) for k, v in pairs if not _ignored(k.lower())]
         if len(kept) != len(pairs):
             query = urlencode(kept)
     return urlunsplit((canon.scheme, netloc, path, query, ""))
+
+
+def _ignored(name: str) -> bool:
+    return name in SESSION_PARAMS or name in TRACKING_PARAMS or name.startswith("utm_")
 
 
 def host_of(url: str) -> str:

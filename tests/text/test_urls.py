@@ -16,6 +16,8 @@ from kgcrawl.text.urls import canonical_url, host_of
         ("http://a.cn/t-1.html?sid=0123456789abcdef&page=2", "http://a.cn/t-1.html?page=2"),
         ("http://a.cn/news/1.html;jsessionid=ABC123?x=1", "http://a.cn/news/1.html?x=1"),
         ("http://a.cn/f?PHPSESSID=9", "http://a.cn/f"),
+        ("http://a.cn/n?id=7&utm_source=wx&utm_medium=share&fbclid=Iw1", "http://a.cn/n?id=7"),
+        ("https://s.cn/item.htm?spm=a1z10.1-c&id=42&gclid=x", "https://s.cn/item.htm?id=42"),
     ],
 )
 def test_canonical_form(raw: str, canon: str) -> None:
