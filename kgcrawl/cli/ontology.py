@@ -150,6 +150,13 @@ def refresh_ontology(
         Path | None, typer.Option(help="Corpus folder (default: corpus/<domain>).")
     ] = None,
     max_new: Annotated[int, typer.Option(help="Most new terms to add.")] = 20,
+    significance: Annotated[
+        float,
+        typer.Option(
+            help="Chance that any added term splits relevant from irrelevant pages by luck "
+            "(Fisher's test, Bonferroni); 1: no test."
+        ),
+    ] = 0.05,
     set_: SetOption = None,
 ) -> None:
     """Add terms found in relevant crawled pages to a new ontology version (never in place)."""
@@ -157,8 +164,9 @@ def refresh_ontology(
     from kgcrawl.ontology.refresh import refresh_ontology as refresh
 
     options = RefreshOptions(
-        run=run, dry_run=dry_run, corpus=corpus, overrides=tuple(set_ or ()), max_new=max_new
-    )
+        run=run, dry_run=dry_run, corpus=corpus, overrides=tuple(set_ or ()), max_new=max_new,
+        significance=significance,
+    )  # fmt: skip
     result = refresh(domain, options)
     _print_refresh(result)
     if hint := result.how_to_use():

@@ -88,10 +88,16 @@ def run_meta(ontology: Path, domain: str = "tiny") -> dict:
     return {"domain": domain, "ontologies": as_meta([version_of(ontology, 1)])}
 
 
-def make_run(run_id: str, ontology: Path, domain: str = "tiny") -> None:
-    """A run's state with the pages above, crawled with `ontology`."""
+def make_run(
+    run_id: str,
+    ontology: Path,
+    domain: str = "tiny",
+    relevant: list[str] = RELEVANT,
+    irrelevant: list[str] = IRRELEVANT,
+) -> None:
+    """A run's state with these pages (by default those above), crawled with `ontology`."""
     state = RunState.create(run_id, run_meta(ontology, domain))
-    texts = [(t, 0.9, True) for t in RELEVANT] + [(t, 0.1, False) for t in IRRELEVANT]
+    texts = [(t, 0.9, True) for t in relevant] + [(t, 0.1, False) for t in irrelevant]
     for seq, (text, relevance, relevant) in enumerate(texts, start=1):
         url = f"http://a.example/{seq}"
         state.append(outcome(seq, url, text=text, relevance=relevance, relevant=relevant))
@@ -105,10 +111,16 @@ def files(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
 
+def untested(**options) -> RefreshOptions:
+    """Six pages split no word beyond chance (4 of 4 against 0 of 2: p = 1/15); the tests
+    of placing, writing and reading take the candidates without the significance test."""
+    return RefreshOptions(significance=1.0, **options)
+
+
 def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     make_run("r1", world / "ontologies" / "tiny.owl")
     pipeline = str(world / "pipelines" / "tiny.toml")
-    result = refresh_ontology(pipeline, RefreshOptions(run="r1"))
+    result = refresh_ontology(pipeline, untested(run="r1"))
 
     assert [(t.term, t.parent) for t in result.added] == [
         ("缆车", NS + "Scenic"),
@@ -139,9 +151,34 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
         'next page on), or set ontology = "../ontologies/tiny.v2.owl" in tiny.toml'
     )
 
-    again = refresh_ontology(pipeline, RefreshOptions(run="r1", max_new=1))
+    again = refresh_ontology(pipeline, untested(run="r1", max_new=1))
     assert [t.term for t in again.added] == ["缆车"]
     assert again.files[0].name == "tiny.v3.owl" and next_version(onto_dir, "tiny") == 4
+
+
+def test_only_terms_that_split_the_pages_beyond_chance_are_added(world) -> None:
+    """20 relevant and 20 irrelevant pages: 缆车 (cable car) is in every relevant page and
+    no other, p = 1/C(40, 20) ≈ 7e-12; 网剧 (web drama) is in 8 relevant and 4 irrelevant
+    ones, lift 2, but 20 of the 40 pages drawn at random hold 8 or more of its 12 with
+    p ≈ 0.15. Two terms tested: the bar is 0.05 / 2."""
+    relevant = [f"景区缆车{'，看网剧' if n < 8 else ''}。" for n in range(20)]
+    irrelevant = [f"股票{'，看网剧' if n < 4 else ''}。" for n in range(20)]
+    make_run("r1", world / "ontologies" / "tiny.owl", relevant=relevant, irrelevant=irrelevant)
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
+    assert [t.term for t in result.added] == ["缆车"] and result.tested == 2
+    assert (
+        "candidate terms",
+        "2, 1 beyond chance (Fisher p < 2.5e-02 = 0.05 / 2 terms tested)",
+    ) in (result.summary())
+    untested_result = refresh_ontology(pipeline, untested(run="r1", dry_run=True))
+    assert [t.term for t in untested_result.added] == ["缆车", "网剧"]
+    make_run("r2", world / "ontologies" / "tiny.owl", relevant=relevant, irrelevant=[])
+    alone = refresh_ontology(pipeline, RefreshOptions(run="r2", dry_run=True))
+    assert alone.added == [] and alone.tested == 2  # no contrast, no evidence
+    assert ("candidate terms", "2, none beyond chance: no irrelevant page to contrast with") in (
+        alone.summary()
+    )
 
 
 def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
@@ -155,12 +192,12 @@ def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
     write_ontology(Ontology(bigger.iri, {**bigger.concepts, extra.iri: extra}), built)
     make_run("r1", built)
     pipeline = str(world / "pipelines" / "tiny.toml")
-    result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
+    result = refresh_ontology(pipeline, untested(run="r1", dry_run=True))
     assert result.old_path == built and NS + "Cable" in result.ontology.concepts
-    written = refresh_ontology(pipeline, RefreshOptions(run="r1"))
+    written = refresh_ontology(pipeline, untested(run="r1"))
     assert written.files[0] == built.parent / "tiny.v2.owl"
     assert written.how_to_use().endswith(f'set ontology = "{written.files[0]}" in tiny.toml')
-    told = RefreshOptions(
+    told = untested(
         run="r1", dry_run=True, overrides=(f"ontology={world / 'ontologies' / 'tiny.owl'}",)
     )
     result = refresh_ontology(pipeline, told)
@@ -188,7 +225,7 @@ def test_dry_run_writes_nothing(world, graph_server, graph_store) -> None:
     uri = graph_server.uri(graph_store.graph_name)
     result = refresh_ontology(
         str(world / "pipelines" / "tiny.toml"),
-        RefreshOptions(run="r1", dry_run=True, overrides=(f"graph.uri={uri}",)),
+        untested(run="r1", dry_run=True, overrides=(f"graph.uri={uri}",)),
     )
     assert [t.term for t in result.added] == ["缆车", "导游", "门票"]
     assert result.files == [] and result.how_to_use() is None and result.graph is None
@@ -200,12 +237,16 @@ def test_cli_prints_terms_and_where_they_went(world) -> None:
     make_run("r1", world / "ontologies" / "tiny.owl")
     pipeline = str(world / "pipelines" / "tiny.toml")
     before = files(world)
-    result = runner.invoke(app, ["refresh-ontology", pipeline, "--run", "r1", "--dry-run"])
+    result = runner.invoke(
+        app, ["refresh-ontology", pipeline, "--run", "r1", "--significance", "1", "--dry-run"]
+    )
     assert result.exit_code == 0, result.output
     assert "缆车" in result.output and "景区" in result.output
     assert "nothing written" in result.output
     assert files(world) == before
-    result = runner.invoke(app, ["refresh-ontology", pipeline, "--run", "r1"])
+    result = runner.invoke(
+        app, ["refresh-ontology", pipeline, "--run", "r1", "--significance", "1"]
+    )
     assert result.exit_code == 0, result.output
     assert "tiny.v2.owl" in result.output and "--ontology " in result.output
 
@@ -238,7 +279,7 @@ def test_pages_from_the_graph_and_concepts_written_back(world, graph_server, gra
     uri = graph_server.uri(graph_store.graph_name)
 
     result = refresh_ontology(
-        str(world / "pipelines" / "tiny.toml"), RefreshOptions(overrides=(f"graph.uri={uri}",))
+        str(world / "pipelines" / "tiny.toml"), untested(overrides=(f"graph.uri={uri}",))
     )
     assert [(t.term, t.parent) for t in result.added] == [
         ("缆车", NS + "Scenic"),
