@@ -1,4 +1,4 @@
-"""Which of a refresh's candidate terms split the crawl's pages beyond chance (refresh.py).
+"""Which of a refresh's candidate terms split the crawl's pages beyond chance (new_terms.py).
 
 For each world: one fcits_oh crawl of the sandbox (`--pages`, one worker, seed 0,
 no graph; slow hosts and stalls shortened as in bench_focus.py), then
@@ -19,7 +19,8 @@ import os
 import tempfile
 
 import kgcrawl
-from kgcrawl.ontology.refresh import RefreshOptions, refresh_ontology, split_by_chance
+from kgcrawl.ontology.new_terms import split_by_chance
+from kgcrawl.ontology.refresh import RefreshOptions, refresh_ontology
 from kgcrawl.runner import sandbox_process
 
 WORLDS = ("default/tourism", "flat/tourism", "flat/rainstorm", "sparse/tourism")

@@ -260,7 +260,7 @@ class Crawl:
         relevant (F1 0.001 against the truth; best threshold 0.27, F1 0.96) and the
         refresh found no term. Recalibrated after 200 pages on the 48 words they name:
         α 0.29 (Chinese pages 0.30), LP 1 773, F1 0.92, and the refresh has pages to
-        learn from (none of whose words splits them beyond chance, ontology/refresh.py).
+        learn from (none of whose words splits them beyond chance, ontology/new_terms.py).
         With ontologies built so for both domains (`benchmarks/bench_web_alpha.py`, 1 000
         pages), flat's F1 ÷ best went 0 → 0.90 / 0.87 (fcits_oh, tourism / rainstorm)
         and 0 → 0.65 / 0.92 (BFS), true harvest unchanged. Only a visible failure
