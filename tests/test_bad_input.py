@@ -218,6 +218,11 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("calibrate run unknown", [*labelled[:5], "nosuch"], "nosuch"),
         ("calibrate few labels", labelled, "labels.jsonl"),
         ("refresh unknown run", ["refresh-ontology", "tourism", "--run", "nosuch"], "nosuch"),
+        (
+            "refresh significance",
+            ["refresh-ontology", "tourism", "--significance", "0"],
+            "--significance",
+        ),
         ("evaluate strategy", ["evaluate", "tourism", "--strategies", "bogus"], "bogus"),
         ("evaluate repeats", ["evaluate", "tourism", "--repeats", "0"], "--repeats"),
         ("demo pages", ["demo", "--max-pages", "0"], "--max-pages"),
