@@ -19,14 +19,13 @@ import argparse
 import importlib
 import os
 import shutil
-import statistics
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import kgcrawl
 from kgcrawl.calibrate import calibrate, corpus_folders, page_scorer
-from kgcrawl.calibration_pages import document_page, folder_of, near_folders
+from kgcrawl.calibration_pages import document_page, folder_medians, near_folders
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.text.corpus import read_corpus
 
@@ -84,16 +83,10 @@ def report(name: str, settings: Settings, top: int) -> None:
     relevance = lambda text: score(document_page(text))[0]  # noqa: E731
     positives = read_corpus(positives_dir).documents
     negatives = read_corpus(negatives_dir).documents
-    on_topic = sorted(map(relevance, (doc.text for doc in positives)))
-    floor = on_topic[int(0.25 * (len(on_topic) - 1))]
-    folders: dict[str, list[float]] = {}
-    for doc in negatives:
-        folders.setdefault(folder_of(doc), []).append(relevance(doc.text))
-    medians = sorted(((statistics.median(r), f) for f, r in folders.items()), reverse=True)
+    floor, medians = folder_medians(positives, negatives, relevance)
     near = near_folders(positives, negatives, relevance)
-    median = statistics.median(on_topic)
-    print(f"{name}: on-topic p25 {floor:.3f}, p50 {median:.3f} ({len(positives)} documents)")
-    for median, folder in medians[:top]:
+    print(f"{name}: on-topic p25 {floor:.3f} ({len(positives)} documents)")
+    for folder, median in sorted(medians.items(), key=lambda item: -item[1])[:top]:
         print(f"    {folder:12} median {median:.3f}{'  left out' if folder in near else ''}")
 
 

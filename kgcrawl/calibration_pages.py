@@ -49,14 +49,21 @@ def near_folders(
     >>> near_folders(on, off, lambda text: text.count("hotel") / 10)
     {'travel': 0.6}
     """
+    floor, medians = folder_medians(positives, negatives, score)
+    return {folder: round(m, 3) for folder, m in sorted(medians.items()) if m > 0 and m >= floor}
+
+
+def folder_medians(
+    positives: Sequence[Document], negatives: Sequence[Document], score: Callable[[str], float]
+) -> tuple[float, dict[str, float]]:
+    """The on-topic documents' first quartile of `score`, and each off-topic folder's median."""
     on_topic = sorted(map(score, (doc.text for doc in positives)))
     floor = on_topic[int(0.25 * (len(on_topic) - 1))] if on_topic else 0.0
     folders: dict[str, list[float]] = {}
     for doc in negatives:
         if folder := folder_of(doc):
             folders.setdefault(folder, []).append(score(doc.text))
-    medians = {folder: statistics.median(scores) for folder, scores in folders.items()}
-    return {folder: round(m, 3) for folder, m in sorted(medians.items()) if m > 0 and m >= floor}
+    return floor, {folder: statistics.median(scores) for folder, scores in folders.items()}
 
 
 def folder_of(document: Document) -> str:
