@@ -47,7 +47,7 @@ from a 300-page crawl 记者, 发展, 国家, 社会, 活动, 地区, 人员, �
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from kgcrawl.ontology.terms import general_frequency
 
@@ -60,14 +60,23 @@ GENERAL_ZIPF = 5.3  # module docstring: wordfreq's log10 per 10⁹ words
 GENERAL = 10 ** (GENERAL_ZIPF - 9)  # the same, as a frequency
 
 
+class Candidate(NamedTuple):
+    """A word that may become a term, and the counts that rank it."""
+
+    term: str
+    relevant_pages: int
+    irrelevant_pages: int
+    score: float  # relevant share − irrelevant share
+
+
 def candidates(
     relevant: list[set[str]],
     irrelevant: list[set[str]],
     known: set[str],
     opts: RefreshOptions,
-) -> tuple[list[tuple[str, int, int, float]], int]:
-    """(term, relevant pages, irrelevant pages, score) best first, and how many terms were
-    tested: the filters of the module docstring but the test for chance."""
+) -> tuple[list[Candidate], int]:
+    """The candidates best first, and how many terms were tested: the filters of the
+    module docstring but the test for chance."""
     rel_df = Counter(t for terms in relevant for t in terms)
     irr_df = Counter(t for terms in irrelevant for t in terms)
     n_rel, n_irr = len(relevant), len(irrelevant)
@@ -83,23 +92,20 @@ def candidates(
         rel_share = rel_df[term] / n_rel
         irr_share = irr_df[term] / n_irr if n_irr else 0.0
         if rel_share >= opts.min_lift * irr_share:
-            out.append((term, rel_df[term], irr_df[term], rel_share - irr_share))
-    out.sort(key=lambda c: (-c[3], -c[1], c[0]))
+            out.append(Candidate(term, rel_df[term], irr_df[term], rel_share - irr_share))
+    out.sort(key=lambda c: (-c.score, -c.relevant_pages, c.term))
     return out, len(tested)
 
 
 def beyond_chance(
-    candidates: list[tuple[str, int, int, float]],
-    n_rel: int,
-    n_irr: int,
-    tested: int,
-    significance: float,
-) -> list[tuple[str, int, int, float]]:
+    scored: list[Candidate], n_rel: int, n_irr: int, tested: int, significance: float
+) -> list[Candidate]:
     """The candidates whose split has p < `significance` / `tested` (module docstring)."""
-    if significance >= 1 or not candidates:
-        return candidates
-    chance = split_by_chance([c[1] for c in candidates], [c[2] for c in candidates], n_rel, n_irr)
-    return [c for c, p in zip(candidates, chance, strict=True) if p < significance / tested]
+    if significance >= 1 or not scored:
+        return scored
+    in_relevant = [c.relevant_pages for c in scored]
+    chance = split_by_chance(in_relevant, [c.irrelevant_pages for c in scored], n_rel, n_irr)
+    return [c for c, p in zip(scored, chance, strict=True) if p < significance / tested]
 
 
 def split_by_chance(
