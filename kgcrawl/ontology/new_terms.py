@@ -80,21 +80,18 @@ def candidates(
     rel_df = Counter(t for terms in relevant for t in terms)
     irr_df = Counter(t for terms in irrelevant for t in terms)
     n_rel, n_irr = len(relevant), len(irrelevant)
-    tested = []
+    out, tested = [], 0
     for term, df in rel_df.items():
         if term in known or len(term) < opts.min_chars:
             continue
         if df < opts.min_pages or df / n_rel < opts.min_share or general_frequency(term) >= GENERAL:
             continue
-        tested.append(term)
-    out = []
-    for term in tested:
-        rel_share = rel_df[term] / n_rel
-        irr_share = irr_df[term] / n_irr if n_irr else 0.0
+        tested += 1
+        rel_share, irr_share = df / n_rel, irr_df[term] / n_irr if n_irr else 0.0
         if rel_share >= opts.min_lift * irr_share:
-            out.append(Candidate(term, rel_df[term], irr_df[term], rel_share - irr_share))
+            out.append(Candidate(term, df, irr_df[term], rel_share - irr_share))
     out.sort(key=lambda c: (-c.score, -c.relevant_pages, c.term))
-    return out, len(tested)
+    return out, tested
 
 
 def beyond_chance(
