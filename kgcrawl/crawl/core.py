@@ -224,7 +224,7 @@ class Crawl:
         page = self.graph.add_page()
         self.frontier.visited(link, page)
         self._claim_final_url(link, outcome.final_url, page)
-        parents, edge_ra = self.frontier.in_links(link)
+        parents, edge_ra = self.frontier.edges.in_links(link)
         self.graph.add_edges(parents, [page] * len(parents), edge_ra)
         self.stats.add_page(counts.any(axis=1), outcome.length)
         children, link_scores = [], []

@@ -14,8 +14,8 @@ Indexes, each O(log m) or better per operation:
   * uniform random draw: an array of the queued ids with swap-removal;
   * by host: a heap per host and a heap of hosts by their best link (host_heaps.py),
     the count per host, and the number of hosts in Q_wait (FCITS_OH's H2);
-  * by parent page: the links each downloaded page contains (kept as an array for
-    pages ITS asks about, E), and the parents of a link;
+  * by parent page: `edges` (parent_edges.py), the links each downloaded page
+    contains and the parents of each link;
   * the pool: by host as Q_wait (the best pool link when Q_wait runs dry; FCITS_OH
     step 5), and a min-heap to evict the lowest P past `discard_keep`.
 
@@ -38,12 +38,12 @@ from __future__ import annotations
 import gc
 import heapq
 import random
-from array import array
 from collections.abc import Collection, Iterable
 
 import numpy as np
 
 from kgcrawl.crawl.host_heaps import HostHeaps
+from kgcrawl.crawl.parent_edges import ParentEdges
 from kgcrawl.scoring.priority import DEFAULT_R, pagerank_term, priority
 from kgcrawl.text.urls import host_of
 
@@ -85,16 +85,8 @@ class Frontier:
         self._sum_pr = np.zeros(capacity)
         self._anchor = np.zeros(capacity)
         self._page = np.full(capacity, -1, dtype=np.int64)
-        self._first_edge = np.full(capacity, -1, dtype=np.int64)
         self._qpos = np.full(capacity, -1, dtype=np.int64)
-        # parent edges: link ← page, with the R(A) of that page's anchor
-        self._edges = 0
-        self._e_link = np.zeros(capacity, dtype=np.int32)
-        self._e_page = np.zeros(capacity, dtype=np.int32)
-        self._e_anchor = np.zeros(capacity)
-        self._more_edges: dict[int, list[int]] = {}
-        # page → its links as found; int64 arrays, so best_child reads one without a copy
-        self._children: list[array] = []
+        self.edges = ParentEdges()
         self._pr, self._pr_unsolved = pagerank_term(np.zeros(0), pagerank_scale)
         # Q_wait
         self._heap: list[tuple[float, int]] = []
@@ -153,20 +145,7 @@ class Frontier:
         Re-scores the link (Eq. 9) and moves it across β; returns its new P.
         `edge_relevance` (R(A) of this page's anchor alone) is kept for PageRank.
         """
-        edge = self._edges
-        if edge == len(self._e_link):
-            self._grow_edges()
-        self._edges += 1
-        self._e_link[edge] = link
-        self._e_page[edge] = page
-        self._e_anchor[edge] = edge_relevance
-        if self._first_edge[link] < 0:
-            self._first_edge[link] = edge
-        else:
-            self._more_edges.setdefault(link, []).append(edge)
-        while len(self._children) <= page:
-            self._children.append(array("q"))
-        self._children[page].append(link)
+        self.edges.add(link, page, edge_relevance)
         self._parents[link] += 1
         self._sum_r[link] += page_relevance
         self._sum_pr[link] += self._pr_of(page)
@@ -206,19 +185,6 @@ class Frontier:
         """The page id a downloaded link became; None if not downloaded (or no link)."""
         page = -1 if link is None else int(self._page[link])
         return page if page >= 0 else None
-
-    def parents(self, link: int) -> list[int]:
-        """The downloaded pages that contain `link`, in the order they were found."""
-        return self._e_page[self._edge_ids(link)].tolist()
-
-    def in_links(self, link: int) -> tuple[list[int], list[float]]:
-        """(parent pages, R(A) of each one's anchor): the PageRank in-edges of link's page."""
-        edges = self._edge_ids(link)
-        return self._e_page[edges].tolist(), self._e_anchor[edges].tolist()
-
-    def children(self, page: int) -> list[int]:
-        """Every link found on `page`, whatever its state."""
-        return list(self._children[page]) if 0 <= page < len(self._children) else []
 
     def __len__(self) -> int:
         return self._size
@@ -294,33 +260,27 @@ class Frontier:
 
     def queued_children(self, page: int | None) -> list[int]:
         """The links of `page` waiting in Q_wait (a new list; none for page None)."""
-        if page is None or not 0 <= page < len(self._children):
+        if page is None:
             return []
         state = self._state
-        return list(dict.fromkeys(link for link in self._children[page] if state[link] == QUEUED))
+        queued = (link for link in self.edges.children(page) if state[link] == QUEUED)
+        return list(dict.fromkeys(queued))
 
     def best_child(self, page: int | None) -> int | None:
         """The highest-P link of `page` waiting in Q_wait (the older on a tie), or None.
 
         ITS asks this of the page a link was found on, often a hub with thousands of
-        links. Their ids are kept as an int64 array as found, which numpy reads in
-        place (a repeated link is harmless here); each answer is one vectorised look
-        at their states and priorities, with no conversion (a list → array of 5 000
-        ids cost 0.08 ms, sorting them 0.6 ms).
+        links: one vectorised look at their states and priorities, read in place (a
+        repeated link is harmless here; sorting 5 000 ids would cost 0.6 ms).
         """
-        if page is None or not 0 <= page < len(self._children):
+        if page is None:
             return None
-        links = np.frombuffer(self._children[page], np.int64)  # a view: not kept past here
+        links = self.edges.child_ids(page)  # a view: not kept past here
         queued = links[self._state[links] == QUEUED]
         if not len(queued):
             return None
         prio = self._prio[queued]
         return int(queued[prio == prio.max()].min())  # the older (smaller id) on a tie
-
-    def first_parent(self, link: int) -> int | None:
-        """The page `link` was first found on (ITS's E(Plink)); None for a seed."""
-        first = int(self._first_edge[link])
-        return None if first < 0 else int(self._e_page[first])
 
     def best_outside(self, hosts: Collection[str]) -> int | None:
         """The highest-P link of Q_wait whose host is not in `hosts` (the older on a tie).
@@ -408,12 +368,8 @@ class Frontier:
 
     def _rescore(self, ranks: np.ndarray) -> None:
         self._pr, self._pr_unsolved = pagerank_term(ranks, self.pagerank_scale)
-        n, edges = self._size, self._edges
-        pr = np.full(edges, self._pr_unsolved)
-        e_page = self._e_page[:edges]
-        solved = e_page < len(self._pr)
-        pr[solved] = self._pr[e_page[solved]]
-        self._sum_pr[:n] = np.bincount(self._e_link[:edges], weights=pr, minlength=n)
+        n = self._size
+        self._sum_pr[:n] = self.edges.sum_by_link(self._pr, self._pr_unsolved, n)
         candidates = np.isin(self._state[:n], _UNVISITED)
         scored = candidates & (self._parents[:n] > 0)
         self._prio[:n][scored] = priority(self._sum_pr[:n][scored], self._sum_r[:n][scored],
@@ -439,10 +395,6 @@ class Frontier:
 
     def _pr_of(self, page: int) -> float:
         return float(self._pr[page]) if page < len(self._pr) else self._pr_unsolved
-
-    def _edge_ids(self, link: int) -> list[int]:
-        first = int(self._first_edge[link])
-        return [] if first < 0 else [first, *self._more_edges.get(link, ())]
 
     def _require(self, link: int, state: int, verb: str) -> None:
         if self._state[link] != state:
@@ -579,21 +531,15 @@ class Frontier:
         heapq.heapify(self._pool_min)
         self._index_by_host(self._pool_by_host, pool)
 
-    # the per-link columns and what a new slot holds; the per-edge columns start at 0
+    # the per-link columns and what a new slot holds
     _LINK_COLUMNS = (("_prio", 0), ("_state", NEW), ("_host", 0), ("_parents", 0), ("_sum_r", 0),
-                     ("_sum_pr", 0), ("_anchor", 0), ("_page", -1), ("_first_edge", -1),
-                     ("_qpos", -1), ("_queue", 0), ("_pinned", False))  # fmt: skip
-    _EDGE_COLUMNS = (("_e_link", 0), ("_e_page", 0), ("_e_anchor", 0))
+                     ("_sum_pr", 0), ("_anchor", 0), ("_page", -1), ("_qpos", -1),
+                     ("_queue", 0), ("_pinned", False))  # fmt: skip
 
     def _grow_links(self) -> None:
-        self._grow(self._LINK_COLUMNS, 2 * len(self._prio))
-
-    def _grow_edges(self) -> None:
-        self._grow(self._EDGE_COLUMNS, 2 * len(self._e_link))
-
-    def _grow(self, columns: tuple[tuple[str, object], ...], size: int) -> None:
         """Amortised doubling: each column copied into one twice its size."""
-        for name, fill in columns:
+        size = 2 * len(self._prio)
+        for name, fill in self._LINK_COLUMNS:
             old = getattr(self, name)
             new = np.full(size, fill, dtype=old.dtype)
             new[: len(old)] = old

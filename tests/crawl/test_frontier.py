@@ -211,12 +211,12 @@ class FrontierMachine(RuleBasedStateMachine):
     def parents_of_a_link(self, data) -> None:
         link = data.draw(st.integers(0, len(self.model.urls))) if self.model.urls else None
         if link is not None and link < len(self.model.urls):
-            assert self.real.first_parent(link) == self.model.first_parent(link)
+            assert self.real.edges.first_parent(link) == self.model.first_parent(link)
             page = self.model.first_parent(link)
             children = self.model.queued_children(page) if page is not None else []
             expected = self.model.best(exclude=set(self.model.links("queued")) - set(children))
             assert self.real.best_child(page) == (expected if children else None)
-            assert self.real.parents(link) == [page for page, _ in self.model.parents[link]]
+            assert self.real.edges.parents(link) == [page for page, _ in self.model.parents[link]]
 
     @rule(data=st.data())
     def take_best_outside_hosts(self, data) -> None:
@@ -347,8 +347,8 @@ def test_in_links_carry_the_edge_anchor_relevance() -> None:
     link = frontier.intern("http://a.cn/x")
     frontier.add_parent(link, 4, 0.5, 0.2, edge_relevance=0.2)
     frontier.add_parent(link, 9, 0.7, 0.6, edge_relevance=0.9)
-    assert frontier.in_links(link) == ([4, 9], [0.2, 0.9])
-    assert frontier.children(9) == [link]
+    assert frontier.edges.in_links(link) == ([4, 9], [0.2, 0.9])
+    assert frontier.edges.children(9) == [link]
     assert frontier.host_of(link) == "a.cn" and frontier.url_of(link) == "http://a.cn/x"
     assert frontier.link_id("http://a.cn/x") == link and frontier.link_id("http://b.cn/") is None
 
@@ -422,7 +422,7 @@ def test_the_scoring_flow_of_the_module_docstring(jieba_words) -> None:
         frontier.take(link)
         page = graph.add_page()
         frontier.visited(link, page)
-        parents, edge_ra = frontier.in_links(link)
+        parents, edge_ra = frontier.edges.in_links(link)
         graph.add_edges(parents, [page] * len(parents), edge_ra)
         url = frontier.url_of(link)
         analysis = analyse_page(site[url].encode(), url, matcher)
@@ -449,9 +449,30 @@ def test_the_scoring_flow_of_the_module_docstring(jieba_words) -> None:
     assert frontier.best() == b
     r_b = download(b)
     # a → b (in-link of b) and b → a (b links to the downloaded page a); c has two parents
-    assert graph.edges == 2 and frontier.parents(c) == [0, 1]
+    assert graph.edges == 2 and frontier.edges.parents(c) == [0, 1]
     frontier.set_pagerank(graph.solve().ranks)  # a ⇄ b: ranks (1, 1)
     # c: anchors 更多 and 天气 (word 2): R(A) = 0.25 / 1.145644 = 0.218218
     expected = 0.55 * 1.0 + 0.25 * (r_a + r_b) / 2 + 0.2 * 0.218218
     assert frontier.priority(c) == pytest.approx(expected, abs=1e-6)
     assert frontier.queued_count() == 1 and frontier.best() == c
+
+
+def test_parent_edges_past_their_first_columns_match_a_plain_list() -> None:
+    """3 000 edges (the columns start at 1 024) and link ids up to 5 000: every link's
+    parents, first parent and Σ by page as a plain list of the edges gives them."""
+    from kgcrawl.crawl.parent_edges import ParentEdges
+
+    rng = random.Random(3)
+    found = [(rng.randrange(5_000), rng.randrange(300), rng.random()) for _ in range(3_000)]
+    edges = ParentEdges()
+    for link, page, anchor in found:
+        edges.add(link, page, anchor)
+    by_page = np.array([rng.random() for _ in range(200)])  # pages 200+ not solved: 0.5
+    sums = edges.sum_by_link(by_page, 0.5, 5_000)
+    for link in {link for link, _, _ in found} | {4_999}:
+        mine = [(page, anchor) for other, page, anchor in found if other == link]
+        assert edges.in_links(link) == ([p for p, _ in mine], [a for _, a in mine])
+        assert edges.first_parent(link) == (mine[0][0] if mine else None)
+        expected = sum(by_page[p] if p < 200 else 0.5 for p, _ in mine)
+        assert sums[link] == pytest.approx(expected)
+    assert len(edges) == 3_000 and edges.children(299) == [k for k, p, _ in found if p == 299]

@@ -278,7 +278,7 @@ class AntColony(Strategy):
         here = self.relevance.get(ant.position, 0.0)
         moves: list[int] = []
         weights: list[float] = []
-        for child in dict.fromkeys(frontier.children(page)):
+        for child in dict.fromkeys(frontier.edges.children(page)):
             there = self.relevance.get(child)
             if there is None:  # not downloaded: failed, in the pool, or in flight
                 continue

@@ -57,5 +57,5 @@ def children_by_priority(frontier: Frontier, page: int) -> list[int]:
 
 def edge_anchor_relevance(frontier: Frontier, link: int, page: int) -> float:
     """R(A) of `link`'s anchor on `page` alone (Eq. 6), 0 if `page` does not contain it."""
-    parents, relevances = frontier.in_links(link)
+    parents, relevances = frontier.edges.in_links(link)
     return max((r for p, r in zip(parents, relevances, strict=True) if p == page), default=0.0)

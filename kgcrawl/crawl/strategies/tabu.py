@@ -188,7 +188,7 @@ class ImprovedTabu(Strategy):
         """E(Plink)'s best, unless its page is tabu or the best of Q_wait is far better."""
         assert self.plink is not None
         best = frontier.best()
-        page = frontier.first_parent(self.plink.link)
+        page = frontier.edges.first_parent(self.plink.link)
         g = frontier.best_child(page)
         if g is None:
             return best
