@@ -229,6 +229,7 @@ class Engine:
         self.on_outcome = on_outcome  # each outcome as it is folded in (not on replay)
         self.progress = Progress(self.run_id, settings.crawl.max_pages)
         self._committed: list[Outcome] = []
+        self._judged_again: dict[int, bool] = {}  # seq → relevant, for the graph's next batch
         self.times = StageTimes()
 
     # -- resume --------------------------------------------------------------------
@@ -381,12 +382,15 @@ class Engine:
         if outcome.reason == STOPPED:  # cut by the stop signal: not an outcome, asked again
             return  # on resume (the link stays unvisited in the log)
         with self.times.stage("score"):
-            outcome = self.crawl.fold_logged(link, outcome)
+            outcome, judged = self.crawl.fold_logged(link, outcome)
         if self.warc and exchange is not None:  # in log order: the WARC at a checkpoint is
             with self.times.stage("state write"):  # what is committed
                 self.warc.write(*exchange)
         self.state.append(outcome)
         self._committed.append(outcome)
+        if judged:
+            self.state.judge_again(judged)
+            self._judged_again.update(judged)
         if outcome.downloaded:
             log.debug("page %d R(p)=%.3f %s", outcome.seq, outcome.relevance, outcome.final_url)
         else:
@@ -417,6 +421,10 @@ class Engine:
         with self.times.stage("state write"):
             self.state.checkpoint()
         committed, self._committed = self._committed, []
+        if self._judged_again:  # a page judged again goes to the graph again (state has it)
+            judged, self._judged_again = self._judged_again, {}
+            committed = [o for o in committed if o.seq not in judged]
+            committed += [o for o in self.state.outcomes(min(judged) - 1) if o.seq in judged]
         if self.on_commit and committed:
             with self.times.stage("graph write"):
                 self.on_commit(committed)

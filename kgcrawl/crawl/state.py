@@ -20,7 +20,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -153,6 +153,7 @@ class RunState:
             self._migrate()
         self._pending: list[Outcome] = []
         self._pending_meta: dict[str, str] = {}
+        self._pending_judged: dict[int, bool] = {}
 
     @classmethod
     def create(cls, run_id: str, meta: dict[str, Any]) -> RunState:
@@ -217,6 +218,10 @@ class RunState:
         """Queue an outcome; it is durable after the next checkpoint."""
         self._pending.append(outcome)
 
+    def judge_again(self, judged: Iterable[tuple[int, bool]]) -> None:
+        """Queue new judgements (seq, relevant) of outcomes, pending or committed."""
+        self._pending_judged.update(judged)
+
     def set_meta(self, values: dict[str, Any]) -> None:
         """Queue metadata (JSON-encoded) for the next checkpoint."""
         self._pending_meta.update({k: json.dumps(v) for k, v in values.items()})
@@ -253,6 +258,10 @@ class RunState:
                 ],
             )
             db.executemany(
+                "UPDATE outcomes SET relevant = ? WHERE seq = ?",
+                [(int(relevant), seq) for seq, relevant in self._pending_judged.items()],
+            )
+            db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)", list(self._pending_meta.items())
             )
             db.execute("COMMIT")
@@ -261,6 +270,7 @@ class RunState:
             raise
         self._pending.clear()
         self._pending_meta.clear()
+        self._pending_judged.clear()
 
     # -- reading -----------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.core import Crawl
@@ -72,5 +72,8 @@ def run_trial(
         link = crawl.select()
         if link is None:
             break
-        trial.outcomes.append(crawl.fold_logged(link, outcomes(crawl.url_of(link))))
+        outcome, judged = crawl.fold_logged(link, outcomes(crawl.url_of(link)))
+        trial.outcomes.append(outcome)
+        for seq, relevant in judged:  # outcome seq is its place in the list + 1
+            trial.outcomes[seq - 1] = replace(trial.outcomes[seq - 1], relevant=relevant)
     return trial

@@ -65,6 +65,7 @@ class WebAlpha:
     alphas: dict[str, float]
     after: int = 0  # the pages the crawl had downloaded when it recalibrated
     passed: int = 0  # how many of them had passed the corpora's α
+    rejudged: int = 0  # how many of them this α judges otherwise (crawl/core.py `_probe`)
 
     def alpha(self, lang: str | None) -> float:
         return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
@@ -72,15 +73,18 @@ class WebAlpha:
     def record(self) -> dict:
         """What a run keeps of it (crawl/engine.py), and what `recalibrated` says."""
         return {"after": self.after, "passed": self.passed, "words": self.words,
-                "alphas": self.alphas}  # fmt: skip
+                "alphas": self.alphas, "rejudged": self.rejudged}  # fmt: skip
 
 
 def recalibrated(record: dict) -> str:
     """`WebAlpha.record()` for a person: the summary, `runs show` and the demo say it so.
 
-    >>> recalibrated({"after": 200, "passed": 1, "words": 48, "alphas": {"": 0.28, "en": 0.25}})
+    >>> recalibrated({"after": 200, "passed": 1, "words": 48, "alphas": {"": 0.28, "en": 0.25},
+    ...               "rejudged": 193})
     'judged 1 of the first 200 pages relevant: recalibrated on the 48 topic words they name, \
-α = en 0.250, other 0.280 from page 201 on'
+α = en 0.250, other 0.280, and judged them again by it (193 changed)'
+
+    A run recorded before pages were judged again (no "rejudged") used it from the next page.
     """
     alphas = record["alphas"]
     if len(set(alphas.values())) == 1:
@@ -89,8 +93,9 @@ def recalibrated(record: dict) -> str:
         ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
         shown = ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
     return (f"judged {record['passed']} of the first {record['after']} pages relevant: "
-            f"recalibrated on the {record['words']} topic words they name, α = {shown} "
-            f"from page {record['after'] + 1} on")  # fmt: skip
+            f"recalibrated on the {record['words']} topic words they name, α = {shown}"
+            + (f", and judged them again by it ({record['rejudged']} changed)"
+               if "rejudged" in record else f" from page {record['after'] + 1} on"))  # fmt: skip
 
 
 def projected_relevance(

@@ -65,6 +65,9 @@ class Strategy:
     def observe(self, link: int, page: int | None, relevant: bool, relevance: float) -> None:
         """The selected link was fetched: its page id and R(p), or None and 0 if it failed."""
 
+    def judged_again(self, host: str, relevant: bool) -> None:
+        """A page of `host` observed earlier is now judged `relevant` (α moved: core `_probe`)."""
+
 
 # name → "module:Class", imported only when used.
 REGISTRY: dict[str, str] = {

@@ -87,6 +87,14 @@ class ImprovedTabuHostMemory(ImprovedTabu):
                 phead = frontier.best()
         return phead
 
+    def judged_again(self, host: str, relevant: bool) -> None:
+        """The host's count of relevant pages follows the new judgement: else, with LP / DP
+        now counting the page, a host rich in such pages would look poor (b). A host H2 has
+        released since counted its visits afresh, maybe without the page: kept in 0…visits."""
+        if host in self.visits:
+            count = self.relevant[host] + (1 if relevant else -1)
+            self.relevant[host] = min(max(count, 0), self.visits[host])
+
     def _inject(self, frontier: Frontier) -> None:
         """Step 5: early, with few hosts waiting, the best pool links of new hosts, pinned."""
         tabu, counters = self.settings.tabu, self.counters
