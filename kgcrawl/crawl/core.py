@@ -258,10 +258,11 @@ class Crawl:
             self.solve_pagerank()  # with r1 = 0 no P depends on PageRank: nothing to re-score
         self.strategy.observe(link, page, relevant, relevance)
         rejudged: Rejudged = ()
-        if self.composed and self.web_alpha is None:
+        probe = self.settings.calibration.probe_pages
+        if self.composed and self.web_alpha is None and self.counters.dp <= probe:
             seq = self.counters.outcomes
             self._before_probe.append(_Judged(seq, link, relevance, outcome.lang, relevant))
-            if self.counters.dp == self.settings.calibration.probe_pages:
+            if self.counters.dp == probe:
                 rejudged = self._probe()
         return Decision(relevance, relevant, link_scores, rejudged=rejudged)
 
