@@ -52,13 +52,13 @@ Rejudged = tuple[tuple[int, bool], ...]  # (seq, relevant) of outcomes judged an
 
 
 class _Judged(NamedTuple):
-    """A page downloaded before the probe: what `_probe` needs to judge it again."""
+    """A page downloaded before the probe (judged by the settings' α): what `_probe` needs
+    to judge it again."""
 
     seq: int
     link: int
     relevance: float
     lang: str | None
-    relevant: bool
 
 
 @dataclass(frozen=True)
@@ -261,7 +261,7 @@ class Crawl:
         probe = self.settings.calibration.probe_pages
         if self.composed and self.web_alpha is None and self.counters.dp <= probe:
             seq = self.counters.outcomes
-            self._before_probe.append(_Judged(seq, link, relevance, outcome.lang, relevant))
+            self._before_probe.append(_Judged(seq, link, relevance, outcome.lang))
             if self.counters.dp == probe:
                 rejudged = self._probe()
         return Decision(relevance, relevant, link_scores, rejudged=rejudged)
@@ -311,17 +311,19 @@ class Crawl:
                           self.alpha(None), cal.tolerance, cal.precision)  # fmt: skip
         if found is None:
             return ()
-        changed = [p for p in early if (p.relevance > found.alpha(p.lang)) != p.relevant]
+        old = self.alpha(None)  # every page so far was judged by it
+        changed = [(p, now) for p in early if (now := p.relevance > found.alpha(p.lang))
+                   != (p.relevance > old)]  # fmt: skip
         passed = self.counters.lp
-        for page in changed:
-            self.counters.lp += -1 if page.relevant else 1
-            self.strategy.judged_again(self.frontier.host_of(page.link), not page.relevant)
+        for page, now in changed:
+            self.counters.lp += 1 if now else -1
+            self.strategy.judged_again(self.frontier.host_of(page.link), now)
         self.web_alpha = replace(found, after=self.counters.dp, passed=passed,
                                  rejudged=len(changed))  # fmt: skip
         if self.frontier.beta is not None:
             r2 = self.settings.relevance.r[1]
             self.frontier.set_beta(admission_beta(found.alpha(None), r2, cal.beta_margin))
-        return tuple((page.seq, not page.relevant) for page in changed)
+        return tuple((page.seq, now) for page, now in changed)
 
     def fold_logged(self, link: int, outcome: Outcome) -> tuple[Outcome, Rejudged]:
         """`fold`, and the outcome as the run log keeps it (numbered, its decision applied),
