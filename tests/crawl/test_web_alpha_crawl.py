@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_n
                            out=tmp_path / "tourism.fca.owl", lattice_dir=tmp_path)  # fmt: skip
     owl = build_ontology(CHECKOUT / "corpus" / "tourism", options).files[-2]
     overrides = {"ontology": str(owl), "crawl.max_pages": PAGES, "crawl.workers": 1,
-                 "fetch.delay": 0, "graph.uri": graph_server.uri("web_alpha"),
+                 "fetch.delay": 0, "graph.uri": graph_server.uri(f"t_{uuid.uuid4().hex[:12]}"),
                  "crawl.checkpoint_every": 20, "calibration.probe_pages": PROBE}  # fmt: skip
     settings = resolve_thresholds(load_settings("tourism", overrides))
     result = crawl(settings, CrawlRequest(sandbox=True, sandbox_size="small",
