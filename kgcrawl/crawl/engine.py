@@ -421,8 +421,8 @@ class Engine:
         with self.times.stage("state write"):
             self.state.checkpoint()
         committed, self._committed = self._committed, []
-        if self._judged_again:  # a page judged again goes to the graph again (state has it)
-            judged, self._judged_again = self._judged_again, {}
+        judged, self._judged_again = self._judged_again, {}
+        if judged and self.on_commit:  # a page judged again goes to the graph again, as logged
             committed = [o for o in committed if o.seq not in judged]
             committed += [o for o in self.state.outcomes(min(judged) - 1) if o.seq in judged]
         if self.on_commit and committed:
