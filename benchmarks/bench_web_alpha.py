@@ -28,9 +28,10 @@ probe 0 → 200, the probe pages judged again by the α found; before they were,
 
 True harvest @1 000 is the same with either on default and sparse, and for BFS (which
 reads no judgement) on flat; fcits_oh's on flat rises 38.1 → 92.3 % (tourism) and
-42.1 → 93.1 % (rainstorm), as β follows the α found. On the sparse profile BFS meets
-no relevant page in 1 000, α judged none relevant, and the probe does trigger; the
-pages there name 1–3 topic words and the guard keeps α. On another world (`--seed 1`,
+42.1 → 93.1 % (rainstorm): judging no page relevant, a crawl that never recalibrates
+explores (`crawl.explore_after`) every other turn to its end. On the sparse profile
+BFS meets no relevant page in 1 000, α judged none relevant, and the probe does
+trigger; the pages there name 1–3 topic words and the guard keeps α. On another world (`--seed 1`,
 before the probe pages were judged again) the same: default and sparse unchanged, flat
 0 → 0.91 / 0.83 (fcits_oh, tourism / rainstorm) and 0 → 0.69 / 0.88 (BFS).
 """

@@ -288,7 +288,7 @@ class Crawl:
         With ontologies built so for both domains (`benchmarks/bench_web_alpha.py`, 1 000
         pages), flat's F1 ÷ best went 0 → 1.00 / 0.98 (fcits_oh, tourism / rainstorm)
         and 0 → 0.68 / 0.99 (BFS), and fcits_oh's true harvest 38 → 92 % / 42 → 93 %
-        (β follows α; BFS reads no judgement). Only a visible failure
+        (judging no page relevant, it explored every other turn). Only a visible failure
         triggers it (at most 1 in 100 pages passed α), so a crawl whose α works is
         untouched: the default and sparse profiles there, and `benchmarks/bench_focus.py`
         with the shipped pipelines, give the same figures as without it. Among off-topic
