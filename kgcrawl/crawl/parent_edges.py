@@ -69,8 +69,8 @@ class ParentEdges:
 
     def first_parent(self, link: int) -> int | None:
         """The page `link` was first found on (ITS's E(Plink)); None for a seed."""
-        first = int(self._first[link]) if link < len(self._first) else -1
-        return None if first < 0 else int(self._page[first])
+        edges = self._edges_of(link)
+        return int(self._page[edges[0]]) if edges else None
 
     def children(self, page: int) -> list[int]:
         """Every link found on `page`, whatever its state (a repeated link repeats)."""
