@@ -43,7 +43,7 @@ from collections.abc import Collection, Iterable
 import numpy as np
 
 from kgcrawl.crawl.host_heaps import HostHeaps
-from kgcrawl.crawl.parent_edges import ParentEdges
+from kgcrawl.crawl.parent_edges import ParentEdges, doubled
 from kgcrawl.scoring.priority import DEFAULT_R, pagerank_term, priority
 from kgcrawl.text.urls import host_of
 
@@ -537,10 +537,6 @@ class Frontier:
                      ("_queue", 0), ("_pinned", False))  # fmt: skip
 
     def _grow_links(self) -> None:
-        """Amortised doubling: each column copied into one twice its size."""
-        size = 2 * len(self._prio)
+        """Amortised doubling, one column at a time."""
         for name, fill in self._LINK_COLUMNS:
-            old = getattr(self, name)
-            new = np.full(size, fill, dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
+            setattr(self, name, doubled(getattr(self, name), fill))

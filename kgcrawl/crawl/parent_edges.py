@@ -41,15 +41,15 @@ class ParentEdges:
         """Downloaded `page` contains `link`, whose anchor there has R(A) `anchor_relevance`."""
         edge = self._count
         if edge == len(self._link):  # amortised doubling, one column at a time
-            self._link = _doubled(self._link, 0)
-            self._page = _doubled(self._page, 0)
-            self._anchor = _doubled(self._anchor, 0)
+            self._link = doubled(self._link, 0)
+            self._page = doubled(self._page, 0)
+            self._anchor = doubled(self._anchor, 0)
         self._count += 1
         self._link[edge] = link
         self._page[edge] = page
         self._anchor[edge] = anchor_relevance
         while link >= len(self._first):
-            self._first = _doubled(self._first, -1)
+            self._first = doubled(self._first, -1)
         if self._first[link] < 0:
             self._first[link] = edge
         else:
@@ -100,6 +100,6 @@ class ParentEdges:
         return [] if first < 0 else [first, *self._more.get(link, ())]
 
 
-def _doubled(column: np.ndarray, fill: int) -> np.ndarray:
+def doubled(column: np.ndarray, fill: int) -> np.ndarray:
     """`column` copied into one twice its size, the new half `fill`."""
     return np.concatenate([column, np.full(len(column), fill, dtype=column.dtype)])
