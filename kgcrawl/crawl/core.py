@@ -310,11 +310,11 @@ class Crawl:
         early, self._before_probe = self._before_probe, []
         if self.counters.lp > max(1, self.counters.dp // 100):
             return ()  # α transfers to this web
+        old = self.alpha(None)  # every page so far was judged by it
         found = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
-                          self.alpha(None), cal.tolerance, cal.precision)  # fmt: skip
+                          old, cal.tolerance, cal.precision)  # fmt: skip
         if found is None:
             return ()
-        old = self.alpha(None)  # every page so far was judged by it
         changed = [(p, now) for p in early if (now := p.relevance > found.alpha(p.lang))
                    != (p.relevance > old)]  # fmt: skip
         passed = self.counters.lp
