@@ -55,9 +55,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     world_arguments(parser, max_pages=1000)
     parser.add_argument("--world-seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4, 5])
+    parser.add_argument("--alpha", help="α as a number (the paper's 0.70), not calibrated")
     args = parser.parse_args()
+    alpha = {"relevance.alpha": args.alpha} if args.alpha else {}
     configs = [
-        (f"{s}{label}", {"crawl.strategy": s, **switch})
+        (f"{s}{label}", {"crawl.strategy": s, **alpha, **switch})
         for s in STRATEGIES
         for label, switch in (("", {}), (" −explore", {"crawl.explore_after": "0"}))
     ]
@@ -66,8 +68,9 @@ def main() -> None:
         found = grid_jobs(configs, args.profiles, args.domains, args.max_pages, args.jobs, seed)
         rows += [(seed, p, d, f) for p, d, f in found]
     save_rows([(f"{p}/{seed}", d, f) for seed, p, d, f in rows], args.save)
-    print("\n| profile | seed | domain | strategy | first relevant | @500 | @1000 | explored |")
-    print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |")
+    print("\n| profile | seed | domain | strategy | first relevant | @500 | @1000 | explored "
+          "| ended at |")  # fmt: skip
+    print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |")
     by_label = {(seed, p, d, f.label): f for seed, p, d, f in rows}
     for seed, p, d, f in rows:
         if "−explore" in f.label:
@@ -75,7 +78,9 @@ def main() -> None:
         off = by_label[(seed, p, d, f"{f.label} −explore")]
         cells = [f"{first_relevant(f)} / {first_relevant(off)}"]
         cells += [f"{f.harvest.get(m, 0):.1%} / {off.harvest.get(m, 0):.1%}" for m in (500, 1000)]
-        print(f"| {p} | {seed} | {d} | {f.label} | " + " | ".join(cells) + f" | {f.explored} |")
+        ended = f.explore_ended or "-"
+        print(f"| {p} | {seed} | {d} | {f.label} | " + " | ".join(cells)
+              + f" | {f.explored} | {ended} |")  # fmt: skip
     print("\n(each cell: with exploration / without)")
 
 

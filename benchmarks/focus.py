@@ -57,6 +57,7 @@ class CrawlFigures:
     pages: list[tuple[float, bool]] = field(default_factory=list)  # (R(p), truly relevant)
     web_alpha: str = ""  # the α it recalibrated to on the web's words (crawl/core.py), if any
     explored: int = 0  # links taken by exploration (crawl/explore.py)
+    explore_ended: int = 0  # the page at which exploration ended, not paying (explore.py)
 
 
 @dataclass
@@ -128,6 +129,7 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         pages=list(zip(relevances, truths, strict=True)),
         web_alpha=recalibrated(trial.crawl.web_alpha.record()) if trial.crawl.web_alpha else "",
         explored=counters.explored,
+        explore_ended=counters.explore_ended,
     )
 
 

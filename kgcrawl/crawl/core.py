@@ -16,9 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+import numpy as np
+
 from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import Fingerprints
-from kgcrawl.crawl.explore import exploring, most_linked
+from kgcrawl.crawl.explore import exploring, fruitless, most_linked
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
@@ -46,6 +48,7 @@ class Counters(CrawlCounters):
     promoted: int = 0  # pool links promoted because Q_wait ran dry (SPEC §5.1 turn 2)
     trapped: int = 0  # new links the trap guard did not admit (crawl/trap_guard.py)
     explored: int = 0  # links taken by exploration (crawl/explore.py)
+    explore_ended: int = 0  # DP at which exploration ended for good: it did not pay
 
 
 Rejudged = tuple[tuple[int, bool], ...]  # (seq, relevant) of outcomes judged anew
@@ -117,6 +120,8 @@ class Crawl:
         self.fingerprints = Fingerprints()
         self.traps = TrapGuard(settings.crawl.trap_cap)
         self.relevances: list[float] = []  # R(p) of each page downloaded, in order
+        self._explore_before: np.ndarray | None = None  # R(p) before exploration could begin
+        self._explore_since = 0.0  # their sum since
         self.composed = tuple(composed)
         self.web_alpha: WebAlpha | None = None  # α recalibrated on the web's words, if it was
         self._before_probe: list[_Judged] = []  # the pages `_probe` would judge again
@@ -188,8 +193,9 @@ class Crawl:
     def _explore(self) -> int | None:
         """The most-linked unvisited link, taken, on an exploring turn (explore.py)."""
         c = self.counters
-        if not exploring(c.dp, c.lp, c.outcomes, self.settings.crawl.explore_after,
-                         self.strategy.uses_beta):  # fmt: skip
+        if c.explore_ended or not exploring(c.dp, c.lp, c.outcomes,
+                                            self.settings.crawl.explore_after,
+                                            self.strategy.uses_beta):  # fmt: skip
             return None
         link = most_linked(*self.frontier.unvisited())
         if link is not None:
@@ -237,6 +243,7 @@ class Crawl:
         self.counters.dp += 1
         self.counters.lp += int(relevant)
         self.relevances.append(relevance)
+        self._judge_exploration(relevance)
         self.fingerprints.add(outcome.content_hash, outcome.simhash, outcome.final_url)
 
         page = self.graph.add_page()
@@ -265,6 +272,18 @@ class Crawl:
             if self.counters.dp == probe:
                 rejudged = self._probe()
         return Decision(relevance, relevant, link_scores, rejudged=rejudged)
+
+    def _judge_exploration(self, relevance: float) -> None:
+        """Ends exploration for good when the pages since it could begin score no higher
+        R(p) than the pages before (explore.py `fruitless`)."""
+        c, after = self.counters, self.settings.crawl.explore_after
+        if not (after and self.strategy.uses_beta) or c.dp <= after or c.explore_ended:
+            return
+        if self._explore_before is None:
+            self._explore_before = np.asarray(self.relevances[:after])
+        self._explore_since += relevance
+        if c.lp == 0 and fruitless(self._explore_before, self._explore_since, c.dp - after):
+            c.explore_ended = c.dp
 
     def alpha(self, lang: str | None) -> float:
         """The α a page in `lang` is judged by: the settings', or the web's after `_probe`."""

@@ -101,6 +101,7 @@ class CrawlResult:
     promoted: int = 0  # pool links promoted because Q_wait ran dry
     trapped: int = 0  # new links the trap guard kept out of the frontier
     explored: int = 0  # links taken by exploration: nothing relevant found (crawl/explore.py)
+    explore_ended: int = 0  # the page at which exploration ended: the pages since scored no higher
     relevances: list[float] = field(default_factory=list)  # R(p) of every page downloaded
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
 
@@ -310,6 +311,7 @@ class Engine:
             promoted=counters.promoted,
             trapped=counters.trapped,
             explored=counters.explored,
+            explore_ended=counters.explore_ended,
             relevances=list(self.crawl.relevances),
             stage_seconds=dict(self.times.seconds),
         )

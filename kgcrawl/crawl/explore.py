@@ -26,6 +26,17 @@ by exploring 8 and 2 links; the other 22 crawls did not explore and are unchange
 On world seeds 6–9, not looked at before the rule was fixed, it acted in 4 of 16
 crawls and each gained (at 1 000 pages 39.5 → 57.2 %, 25.2 → 58.0 %, 28.7 → 52.0 %,
 59.4 → 60.7 %); the other 12 are unchanged.
+
+Exploration stops for good when it does not pay (`fruitless`): once half as many
+pages again (100) have come after page `crawl.explore_after`, with still none
+judged relevant, and they scored no higher mean R(p) than the pages before, if
+most of those named a topic word. Nothing judged relevant has three causes: a
+focus that follows noise (exploring feeds it hubs, and the pages after score
+higher); an α above every page of a focus that works (hubs there are off-topic,
+and the pages after score lower); a focus with nothing to follow (the pages
+before name no topic word, so exploration is the crawl's only lead and goes on). Measured at
+the paper's α = 0.70 (`--set relevance.alpha=0.70`, no page of the flat
+profile passes it), benchmarks/bench_explore.py --alpha 0.70: TODO.
 """
 
 from __future__ import annotations
@@ -44,6 +55,24 @@ def exploring(dp: int, lp: int, outcomes: int, after: int, focused: bool) -> boo
     (False, False)
     """
     return bool(after) and focused and lp == 0 and dp >= after and outcomes % 2 == 0
+
+
+def fruitless(before: np.ndarray, sum_since: float, pages_since: int) -> bool:
+    """Whether exploration ends, given R(p) of the pages `before` it could begin: half as
+    many pages since, most pages before named a topic word (R > 0), and the mean R(p)
+    since is no higher than before.
+
+    >>> focus = np.full(200, 0.45)
+    >>> [fruitless(focus, s, 100) for s in (40.0, 46.0)], fruitless(focus, 40.0, 99)
+    ([True, False], False)
+    >>> fruitless(np.r_[np.zeros(101), np.ones(99)], 40.0, 100)  # a blind focus: go on
+    False
+    """
+    return bool(
+        pages_since >= len(before) // 2
+        and np.mean(before > 0) >= 0.5
+        and sum_since / pages_since <= before.mean()
+    )
 
 
 def most_linked(links: np.ndarray, parents: np.ndarray, priorities: np.ndarray) -> int | None:

@@ -59,3 +59,62 @@ def test_a_crawl_that_finds_nothing_explores_the_most_linked_page(
         assert "most-linked pages explored" in note.export_text()
     else:  # switched off: 60 lectures, nothing relevant
         assert (result.dp, result.lp, result.explored) == (60, 0, 0)
+
+
+PORTAL = "travel.example.com"
+
+
+class _Portal(Site):
+    """Tourism pages, each linking two more and the site's three off-topic pages; those
+    link on to more off-topic pages, so the most-linked unvisited page is always one."""
+
+    def page(self, path: str) -> str | None:
+        topic = re.fullmatch(r"/t/(\d+)\.html", path)
+        other = re.fullmatch(r"/about/(\d+)\.html", path)
+        if topic:
+            n = int(topic.group(1))
+            body = f"<title>Tour {n}</title>{COURSE}" + "".join(
+                f'<a href="/t/{k}.html">a hotel tour</a>' for k in (2 * n, 2 * n + 1)
+            )
+            body += "".join(f'<a href="/about/{k}.html">About us</a>' for k in (1, 2, 3))
+        elif other:
+            n = int(other.group(1))
+            body = f"<title>About {n}</title><p>Our company, our staff, our offices.</p>"
+            body += "".join(f'<a href="/about/{k}.html">More</a>' for k in range(n + 1, n + 5))
+        else:
+            return None
+        return f"<html><body>{body}</body></html>"
+
+
+class _Blind(_Portal):
+    """The portal without its tourism: no page names a topic word."""
+
+    def page(self, path: str) -> str | None:
+        body = super().page(path)
+        return body and body.replace(COURSE, "<p>Our news.</p>").replace("a hotel tour", "News")
+
+
+@pytest.mark.parametrize(("site", "host", "seed"), [
+    (_Portal, PORTAL, "/t/1.html"), (_Department, HOST, "/lectures/1.html"),
+    (_Blind, PORTAL, "/t/1.html"),
+])  # fmt: skip
+def test_exploration_ends_when_the_pages_since_score_lower(tmp_path, monkeypatch, site, host, seed):
+    """α above every page: nothing is judged relevant on any site. On the portal the
+    focus works and the explored pages are off-topic, so exploration ends at page
+    20 + 10; on the department the explored home page and courses score above the
+    lectures, and on the blind portal the focus has nothing to follow: it goes on."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    overrides = {"seeds": f"http://{host}{seed}", "crawl.strategy": "ops",
+                 "crawl.max_pages": 60, "crawl.explore_after": 20,
+                 "relevance.alpha": 0.99, "relevance.beta": 0.19}  # fmt: skip
+    settings = load_settings("tourism", {**BASE, **overrides})
+    with serving(site, host) as resolve:
+        result = crawl(settings, CrawlRequest(resolve=resolve))
+    note = Console(width=300, record=True)
+    note.print(stop_reason(result))
+    assert (result.dp, result.lp) == (60, 0)
+    if site is _Portal:
+        assert result.explore_ended == 30 and 3 <= result.explored <= 6
+        assert "until page 30: the pages since scored no higher" in note.export_text()
+    else:
+        assert result.explore_ended == 0 and result.explored >= 19, result.explored
