@@ -8,7 +8,11 @@ relevant page among the pages downloaded, true harvest at 500 and 1 000 pages, a
 how many links exploration took.
 
     python benchmarks/bench_explore.py [--world-seeds 0 1 2 3 4 5] [--profiles sparse]
-        [--max-pages 1000] [--jobs 2]
+        [--max-pages 1000] [--jobs 2] [--alpha 0.70]
+
+`--alpha` sets α as a number instead of calibrating it; at the paper's 0.70, above
+every page of the flat profile, the "ended at" column shows where exploration ended
+because it did not pay (crawl/explore.py `fruitless`, with the table of that run).
 
 Measured (`--profiles sparse`, world seeds 0–5, 1 000 pages, one worker): of the 24
 crawls, exploration acted in the two crawls of the one world where the focus found nothing
