@@ -69,8 +69,8 @@ def stop_reason(result: CrawlResult) -> str:
         notes += (f"; {result.explored} most-linked pages explored when the first "
                   "crawl.explore_after pages held nothing relevant")  # fmt: skip
     if result.explored and result.explore_ended:
-        notes += (f", until page {result.explore_ended}: the pages since scored no higher "
-                  "R(p) than those")  # fmt: skip
+        notes += (f", until page {result.explore_ended}: the pages after those scored "
+                  "no higher R(p)")  # fmt: skip
     if result.ended == BUDGET:
         return "page budget reached" + notes
     return "frontier exhausted: no unvisited link left" + notes

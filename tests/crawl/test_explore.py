@@ -115,6 +115,6 @@ def test_exploration_ends_when_the_pages_since_score_lower(tmp_path, monkeypatch
     assert (result.dp, result.lp) == (60, 0)
     if site is _Portal:
         assert result.explore_ended == 30 and 3 <= result.explored <= 6
-        assert "until page 30: the pages since scored no higher" in note.export_text()
+        assert "until page 30: the pages after those scored no higher R(p)" in note.export_text()
     else:
         assert result.explore_ended == 0 and result.explored >= 19, result.explored
