@@ -41,22 +41,28 @@ class _Department(Site):
         return f"<html><body>{body}</body></html>"
 
 
+def _crawl(site: type[Site], host: str, seed: str, explore_after: int, alpha: float):
+    """OPS through 60 pages of `site` from `seed`: the result and its stop reason."""
+    overrides = {"seeds": f"http://{host}{seed}", "crawl.strategy": "ops",
+                 "crawl.max_pages": 60, "crawl.explore_after": explore_after,
+                 "relevance.alpha": alpha, "relevance.beta": 0.19}  # fmt: skip
+    settings = load_settings("tourism", {**BASE, **overrides})
+    with serving(site, host) as resolve:
+        result = crawl(settings, CrawlRequest(resolve=resolve))
+    note = Console(width=300, record=True)
+    note.print(stop_reason(result))
+    return result, note.export_text()
+
+
 @pytest.mark.parametrize("explore_after", [20, 0])
 def test_a_crawl_that_finds_nothing_explores_the_most_linked_page(
     tmp_path, monkeypatch, explore_after
 ):
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
-    overrides = {"seeds": f"http://{HOST}/lectures/1.html", "crawl.strategy": "ops",
-                 "crawl.max_pages": 60, "crawl.explore_after": explore_after,
-                 "relevance.alpha": 0.3, "relevance.beta": 0.19}  # fmt: skip
-    settings = load_settings("tourism", {**BASE, **overrides})
-    with serving(_Department, HOST) as resolve:
-        result = crawl(settings, CrawlRequest(resolve=resolve))
-    note = Console(width=300, record=True)
-    note.print(stop_reason(result))
+    result, note = _crawl(_Department, HOST, "/lectures/1.html", explore_after, 0.3)
     if explore_after:  # the home page at page 21 (relevant itself), then both courses
         assert (result.lp, result.explored) == (3, 1)
-        assert "most-linked pages explored" in note.export_text()
+        assert "most-linked pages explored" in note
     else:  # switched off: 60 lectures, nothing relevant
         assert (result.dp, result.lp, result.explored) == (60, 0, 0)
 
@@ -104,17 +110,10 @@ def test_exploration_ends_when_the_pages_since_score_lower(tmp_path, monkeypatch
     20 + 10; on the department the explored home page and courses score above the
     lectures, and on the blind portal the focus has nothing to follow: it goes on."""
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
-    overrides = {"seeds": f"http://{host}{seed}", "crawl.strategy": "ops",
-                 "crawl.max_pages": 60, "crawl.explore_after": 20,
-                 "relevance.alpha": 0.99, "relevance.beta": 0.19}  # fmt: skip
-    settings = load_settings("tourism", {**BASE, **overrides})
-    with serving(site, host) as resolve:
-        result = crawl(settings, CrawlRequest(resolve=resolve))
-    note = Console(width=300, record=True)
-    note.print(stop_reason(result))
+    result, note = _crawl(site, host, seed, 20, 0.99)
     assert (result.dp, result.lp) == (60, 0)
     if site is _Portal:
         assert result.explore_ended == 30 and 3 <= result.explored <= 6
-        assert "until page 30: the pages after those scored no higher R(p)" in note.export_text()
+        assert "until page 30: the pages after those scored no higher R(p)" in note
     else:
         assert result.explore_ended == 0 and result.explored >= 19, result.explored
