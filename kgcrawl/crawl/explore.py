@@ -49,14 +49,16 @@ tourism, seed 0 (86.7 → 90.5 %; exploration off 95.2 %); the others of default
 explore ≤ 5 links or none. On sparse, seeds 0 and 1, the pages since scored higher
 and exploration went on, as before (@500 fcits_oh tourism 65.6 % against 57.6 %
 without it). With the calibrated α, sparse world seeds 0–9 (`--profiles sparse`)
-are page for page as before (bench_explore.py's tables). The condition on the pages before is
-from seed 7, rainstorm, OPS: its first 200 pages had mean R(p) 0.001, the 100
-after it 0.000, yet exploration led to its first relevant page at 324; judged
-anyway, it ended at page 300 and the first relevant page came at 637 (@1 000
-30.4 % against 52.0 %). On world seeds 2 and 3, run after the rule was fixed
-(`--world-seeds 2 3`): the 8 flat crawls went from 45.6–63.1 % to 85.4–89.4 %
-(exploration off 91.4–93.9 %), each ending at page 300; the 16 crawls of sparse
-and default are page for page as before.
+are page for page as before (bench_explore.py's tables). The condition on the
+pages before comes from seed 7, rainstorm, OPS: its first 200 pages had mean R(p)
+0.001 and the 100 after them 0.000, yet exploration led to its first relevant
+page at 324; judged anyway, exploration ended at page 300 and the first relevant
+page came at 637 (@1 000 30.4 % against 52.0 %).
+
+On world seeds 2 and 3, run after the rule was fixed (`--world-seeds 2 3`), the 8
+flat crawls went from 45.6–63.1 % to 85.4–89.4 % (exploration off 91.4–93.9 %),
+each ending at page 300; the 16 crawls of sparse and default are page for page as
+before.
 """
 
 from __future__ import annotations
