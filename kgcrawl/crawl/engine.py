@@ -257,6 +257,9 @@ class Engine:
             count += 1
         for version in later:  # in force from the next outcome on
             self._use_version(version)
+        if not sequential:  # taken by URL: which links exploration took, only the meta knows
+            counters = self.crawl.counters
+            counters.explored = self.state.meta().get("explored", counters.explored)
         self._update_progress()
         return count
 
@@ -417,7 +420,9 @@ class Engine:
         if self.warc:
             self.state.set_meta({"warc_offset": self.warc.offset})
         counters = self.crawl.counters
-        self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped})
+        self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped,
+                             "explored": counters.explored,
+                             "explore_ended": counters.explore_ended})  # fmt: skip
         if self.crawl.web_alpha is not None:  # for `runs show`; a replay finds it again
             self.state.set_meta({"web_alpha": self.crawl.web_alpha.record()})
         with self.times.stage("state write"):

@@ -188,6 +188,10 @@ def run_details(run_id: str) -> Table:
         table.add_row(key, str(meta.get(key)))
     if meta.get("trapped"):
         table.add_row("kept out by the trap guard", f"{meta['trapped']} links")
+    if meta.get("explored"):
+        ended = meta.get("explore_ended")
+        table.add_row("explored (nothing relevant)", f"{meta['explored']} most-linked links"
+                      + (f", until page {ended}" if ended else ""))  # fmt: skip
     table.add_row("ended", ended_text(meta))
     table.add_row("α", str(meta.get("settings", {}).get("relevance.alpha")))
     web = meta.get("web_alpha")

@@ -15,9 +15,10 @@ import pytest
 from rich.console import Console
 
 from kgcrawl.config import load_settings
-from kgcrawl.crawl.view import stop_reason
-from kgcrawl.runner import CrawlRequest, crawl
+from kgcrawl.crawl.view import run_details, stop_reason
+from kgcrawl.runner import CrawlRequest, crawl, resume
 from tests.crawl.crawls import BASE, Site, serving
+from tests.crawl.test_ending import rendered
 
 HOST = "rec.example.edu"
 COURSE = "<p>Tourism and travel: a homestay, a hotel, a scenic spot, a backpacker, a tour.</p>"
@@ -41,11 +42,14 @@ class _Department(Site):
         return f"<html><body>{body}</body></html>"
 
 
-def _crawl(site: type[Site], host: str, seed: str, explore_after: int, alpha: float):
+def _crawl(
+    site: type[Site], host: str, seed: str, explore_after: int, alpha: float, workers: int = 1
+):
     """OPS through 60 pages of `site` from `seed`: the result and its stop reason."""
     overrides = {"seeds": f"http://{host}{seed}", "crawl.strategy": "ops",
                  "crawl.max_pages": 60, "crawl.explore_after": explore_after,
-                 "relevance.alpha": alpha, "relevance.beta": 0.19}  # fmt: skip
+                 "relevance.alpha": alpha, "relevance.beta": 0.19,
+                 "crawl.workers": workers}  # fmt: skip
     settings = load_settings("tourism", {**BASE, **overrides})
     with serving(site, host) as resolve:
         result = crawl(settings, CrawlRequest(resolve=resolve))
@@ -115,5 +119,18 @@ def test_exploration_ends_when_the_pages_since_score_lower(tmp_path, monkeypatch
     if site is _Portal:
         assert result.explore_ended == 30 and 3 <= result.explored <= 6
         assert "until page 30: the pages after those scored no higher R(p)" in note
+        assert f"{result.explored} most-linked links, until page 30" in rendered(
+            run_details(result.run_id)
+        )
     else:
         assert result.explore_ended == 0 and result.explored >= 19, result.explored
+
+
+def test_a_resumed_run_keeps_its_exploration_count(tmp_path, monkeypatch):
+    """Several workers: the replay takes each link by URL, not knowing which ones
+    exploration took; the run's meta does."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    first, _ = _crawl(_Portal, PORTAL, "/t/1.html", 20, 0.99, workers=4)
+    with serving(_Portal, PORTAL) as resolve:
+        again = resume(first.run_id, CrawlRequest(resolve=resolve))
+    assert first.explored > 0 and again.explored == first.explored
