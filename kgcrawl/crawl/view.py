@@ -68,9 +68,9 @@ def stop_reason(result: CrawlResult) -> str:
     if result.explored:
         notes += (f"; {result.explored} most-linked pages explored when the first "
                   "crawl.explore_after pages held nothing relevant")  # fmt: skip
-    if result.explored and result.explore_ended:
-        notes += (f", until page {result.explore_ended}: the pages after those scored "
-                  "no higher R(p)")  # fmt: skip
+        if result.explore_ended:
+            notes += (f", until page {result.explore_ended}: the pages after those scored "
+                      "no higher R(p)")  # fmt: skip
     if result.ended == BUDGET:
         return "page budget reached" + notes
     return "frontier exhausted: no unvisited link left" + notes
