@@ -41,8 +41,9 @@ def main() -> None:
                 crawled = kgcrawl.crawl(domain, resolve=resolve, delay=0.0, workers=1, seed=0,
                                         max_pages=args.pages, graph="none", strategy="fcits_oh",
                                         run_id=f"{profile}-{domain}")  # fmt: skip
+            # the test against the crawl's own pages, as it was (refresh_terms.py: with both)
             options = RefreshOptions(run=crawled.run_id, dry_run=True, significance=1.0,
-                                     max_new=args.top)  # fmt: skip
+                                     max_new=args.top, background=False)  # fmt: skip
             result = refresh_ontology(domain, options)
             bar = 0.05 / result.tested
             print(f"{world}: {result.relevant_pages} relevant and {result.irrelevant_pages} "

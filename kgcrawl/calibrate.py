@@ -103,6 +103,7 @@ from kgcrawl.scoring.web_alpha import ComposedPage
 
 if TYPE_CHECKING:
     from kgcrawl.text.analysis import PageAnalysis
+    from kgcrawl.text.corpus import Document
 
 CACHE_VERSION = 7  # bump when the making or scoring of calibration pages changes
 
@@ -231,12 +232,17 @@ def page_scorer(
     return score
 
 
-def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
-    """Score both corpora as pages, choose α and β, write the cache and the plot."""
+def corpora(
+    settings: Settings, score: Callable[[bytes], tuple[float, PageAnalysis]] | None = None
+) -> tuple[list[Document], list[Document], dict[str, float]]:
+    """The on-topic and off-topic documents, and the off-topic folders left out as near the
+    domain with their median R (calibration_pages.near_folders); `score` is a page scorer
+    of the settings (`page_scorer`), made here when not given. refresh-ontology contrasts
+    a crawl's relevant pages with the same off-topic documents."""
     from kgcrawl.text.corpus import read_corpus
 
     positives_dir, negatives_dir = corpus_folders(settings)
-    score = page_scorer(settings, keywords)
+    score = score or page_scorer(settings, keywords=False)
     positives = read_corpus(positives_dir).documents
     negatives = read_corpus(negatives_dir).documents
     left_out = near_folders(positives, negatives, lambda text: score(document_page(text))[0])
@@ -246,6 +252,14 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
             f"{negatives_dir}: every folder of off-topic documents ({', '.join(left_out)}) is "
             f"as on topic as {positives_dir}: set calibration.negatives (--negatives) to others"
         )
+    return positives, negatives, left_out
+
+
+def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
+    """Score both corpora as pages, choose α and β, write the cache and the plot."""
+    positives_dir, negatives_dir = corpus_folders(settings)
+    score = page_scorer(settings, keywords)
+    positives, negatives, left_out = corpora(settings, score)
     scores: tuple[list[float], list[float]] = ([], [])
     composed = []
     for page, relevant in compose_pages(positives, negatives, settings.calibration):

@@ -157,6 +157,13 @@ def refresh_ontology(
             "(Fisher's test, Bonferroni); 1: no test."
         ),
     ] = 0.05,
+    background: Annotated[
+        bool,
+        typer.Option(
+            help="Contrast the relevant pages with the off-topic documents calibration uses "
+            "(calibration.negatives) as well as with the crawl's irrelevant pages."
+        ),
+    ] = True,
     set_: SetOption = None,
 ) -> None:
     """Add terms found in relevant crawled pages to a new ontology version (never in place)."""
@@ -165,7 +172,7 @@ def refresh_ontology(
 
     options = RefreshOptions(
         run=run, dry_run=dry_run, corpus=corpus, overrides=tuple(set_ or ()), max_new=max_new,
-        significance=significance,
+        significance=significance, background=background,
     )  # fmt: skip
     result = refresh(domain, options)
     _print_refresh(result)
@@ -180,13 +187,13 @@ def _print_refresh(result) -> None:
     from kgcrawl.fit import folding_table
 
     added = Table(
-        "term", "placed under", "relevant pages", "irrelevant pages", "score",
+        "term", "placed under", "relevant pages", "irrelevant pages", "off-topic docs", "score",
         title=f"new terms for {result.domain}",
     )  # fmt: skip
     for term in result.added:
         added.add_row(
             term.term, term.parent_label, str(term.relevant_pages),
-            str(term.irrelevant_pages), f"{term.score:.3f}",
+            str(term.irrelevant_pages), str(term.background), f"{term.score:.3f}",
         )  # fmt: skip
     console.print(added if result.added else "no new term found")
     summary = folding_table("", "", title=f"refresh-ontology {result.domain}", show_header=False)

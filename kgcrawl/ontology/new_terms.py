@@ -50,6 +50,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 from kgcrawl.ontology.terms import general_frequency
+from kgcrawl.text.tokenize import is_chinese
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 
 GENERAL_ZIPF = 5.3  # module docstring: wordfreq's log10 per 10⁹ words
 GENERAL = 10 ** (GENERAL_ZIPF - 9)  # the same, as a frequency
+CORE_SHARE = 0.5  # module docstring: the off-topic documents speak for core words only
 
 
 class Candidate(NamedTuple):
@@ -66,7 +68,28 @@ class Candidate(NamedTuple):
     term: str
     relevant_pages: int
     irrelevant_pages: int
-    score: float  # relevant share − irrelevant share
+    score: float  # relevant share − the larger of the irrelevant and background shares
+    background: int = 0  # off-topic documents of the term's script holding it
+    contrast: int = 0  # irrelevant pages + off-topic documents of the term's script
+
+
+class Background(NamedTuple):
+    """The terms of each off-topic document, by script: a document can only speak against
+    a word it could hold, so Chinese terms are contrasted with the Chinese documents and
+    other terms with the others."""
+
+    chinese: list[set[str]]
+    other: list[set[str]]
+
+    @classmethod
+    def of(cls, documents: list[set[str]], chinese: list[bool]) -> Background:
+        return cls(
+            [terms for terms, zh in zip(documents, chinese, strict=True) if zh],
+            [terms for terms, zh in zip(documents, chinese, strict=True) if not zh],
+        )
+
+
+NO_BACKGROUND = Background([], [])
 
 
 def candidates(
@@ -74,11 +97,14 @@ def candidates(
     irrelevant: list[set[str]],
     known: set[str],
     opts: RefreshOptions,
+    background: Background = NO_BACKGROUND,
 ) -> tuple[list[Candidate], int]:
     """The candidates best first, and how many terms were tested: the filters of the
     module docstring but the test for chance."""
     rel_df = Counter(t for terms in relevant for t in terms)
     irr_df = Counter(t for terms in irrelevant for t in terms)
+    off_df = [Counter(t for terms in docs for t in terms) for docs in background]
+    n_off = [len(docs) for docs in background]
     n_rel, n_irr = len(relevant), len(irrelevant)
     out, tested = [], 0
     for term, df in rel_df.items():
@@ -87,34 +113,64 @@ def candidates(
         if df < opts.min_pages or df / n_rel < opts.min_share or general_frequency(term) >= GENERAL:
             continue
         tested += 1
-        rel_share, irr_share = df / n_rel, irr_df[term] / n_irr if n_irr else 0.0
+        rel_share = df / n_rel
+        side = 0 if is_chinese(term) else 1  # Background's fields: chinese, other
+        off, docs = off_df[side][term], n_off[side]
+        if not vouches(rel_share, irr_df[term], n_irr, off, docs):
+            off, docs = 0, 0
+        irr_share = max(irr_df[term] / n_irr if n_irr else 0.0, off / docs if docs else 0.0)
         if rel_share >= opts.min_lift * irr_share:
-            out.append(Candidate(term, df, irr_df[term], rel_share - irr_share))
+            score = rel_share - irr_share
+            out.append(Candidate(term, df, irr_df[term], score, off, n_irr + docs))
     out.sort(key=lambda c: (-c.score, -c.relevant_pages, c.term))
     return out, tested
 
 
+def vouches(rel_share: float, in_irrelevant: int, n_irr: int, in_docs: int, n_docs: int) -> bool:
+    """Whether the off-topic documents may speak for a word (module docstring): it is in at
+    least CORE_SHARE of the relevant pages, and the crawl's irrelevant pages hold it no
+    more often than the documents do.
+
+    >>> vouches(0.9, 0, 8, 0, 90), vouches(0.3, 0, 8, 0, 90), vouches(0.9, 0, 8, 0, 0)
+    (True, False, False)
+    >>> vouches(0.9, 1, 8, 0, 90), vouches(0.9, 1, 8, 12, 90)
+    (False, True)
+    """
+    if rel_share < CORE_SHARE or not n_docs:
+        return False
+    return not in_irrelevant or in_irrelevant * n_docs <= in_docs * n_irr
+
+
 def beyond_chance(
-    scored: list[Candidate], n_rel: int, n_irr: int, tested: int, significance: float
+    scored: list[Candidate], n_rel: int, tested: int, significance: float
 ) -> list[Candidate]:
     """The candidates whose split has p < `significance` / `tested` (module docstring)."""
     if significance >= 1 or not scored:
         return scored
-    in_relevant = [c.relevant_pages for c in scored]
-    chance = split_by_chance(in_relevant, [c.irrelevant_pages for c in scored], n_rel, n_irr)
+    chance = split_by_chance(
+        [c.relevant_pages for c in scored],
+        [c.irrelevant_pages + c.background for c in scored],
+        n_rel,
+        [c.contrast for c in scored],
+    )
     return [c for c, p in zip(scored, chance, strict=True) if p < significance / tested]
 
 
 def split_by_chance(
-    in_relevant: list[int], in_irrelevant: list[int], n_rel: int, n_irr: int
+    in_relevant: list[int], in_contrast: list[int], n_rel: int, n_contrast: int | list[int]
 ) -> np.ndarray:
     """One-sided Fisher exact p of each term: the chance that `n_rel` pages drawn at random
-    from all `n_rel + n_irr` hold at least `in_relevant` of the term's pages.
+    from the `n_rel` relevant ones and its `n_contrast` others hold at least `in_relevant`
+    of the term's pages. With nothing to contrast with no split is evidence: p = 1.
 
     >>> [round(float(p), 4) for p in split_by_chance([4, 3], [0, 1], 4, 2)]
     [0.0667, 0.6]
+    >>> [round(float(p), 4) for p in split_by_chance([4, 4], [0, 0], 4, [2, 0])]
+    [0.0667, 1.0]
     """
+    import numpy as np
     from scipy.stats import hypergeom
 
-    held = [a + b for a, b in zip(in_relevant, in_irrelevant, strict=True)]
-    return hypergeom.sf([a - 1 for a in in_relevant], n_rel + n_irr, held, n_rel)
+    held = [a + b for a, b in zip(in_relevant, in_contrast, strict=True)]
+    total = n_rel + np.asarray(n_contrast)
+    return hypergeom.sf([a - 1 for a in in_relevant], total, held, n_rel)

@@ -45,7 +45,7 @@ from kgcrawl.ontology.fca import FormalContext
 from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import ncname
 from kgcrawl.ontology.model import Concept, Edge, Ontology
-from kgcrawl.ontology.new_terms import beyond_chance, candidates
+from kgcrawl.ontology.new_terms import Background, beyond_chance, candidates
 from kgcrawl.text.english import english_terms
 from kgcrawl.text.tokenize import (
     add_user_words,
@@ -90,6 +90,8 @@ class RefreshOptions:
     min_share: float = 0.05
     min_lift: float = 1.5  # relevant share / irrelevant share
     significance: float = 0.05  # chance that any accepted term's split is a fluke; 1 = no test
+    # contrast with the off-topic documents calibration uses too (new_terms.py says why)
+    background: bool = True
     max_new: int = 20
     min_chars: int = 2
     nouns_only: bool = True  # Chinese: only words jieba tags as nouns, as build-ontology
@@ -119,7 +121,8 @@ class NewTerm:
     parent_label: str
     relevant_pages: int
     irrelevant_pages: int
-    score: float  # relevant share − irrelevant share
+    score: float  # relevant share − the larger of the irrelevant and background shares
+    background: int  # off-topic documents holding it
     extent: int  # documents of the rebuilt context holding the term
     parent_extent: int
 
@@ -132,6 +135,8 @@ class RefreshResult:
     source: str
     relevant_pages: int
     irrelevant_pages: int
+    background_documents: int  # off-topic documents contrasted (calibration.negatives)
+    no_background: str  # why there are none, when they were asked for
     corpus_documents: int
     candidates: int  # terms that passed every filter but the significance test
     beyond_chance: int  # of them, those that passed it too
@@ -154,6 +159,7 @@ class RefreshResult:
             ("pages from", self.source),
             ("relevant pages", str(self.relevant_pages)),
             ("irrelevant pages (contrast)", str(self.irrelevant_pages)),
+            ("off-topic documents (contrast)", self._background()),
             ("corpus documents", str(self.corpus_documents)),
             ("candidate terms", f"{self.candidates}, {self._beyond_chance()}"),
             ("terms added", str(len(self.added))),
@@ -167,11 +173,16 @@ class RefreshResult:
             rows.append(("dry run", "nothing written"))
         return rows
 
+    def _background(self) -> str:
+        if self.no_background:
+            return f"none: {self.no_background}"
+        return str(self.background_documents)
+
     def _beyond_chance(self) -> str:
         if self.significance >= 1:
             return "not tested for chance"
-        if not self.irrelevant_pages:
-            return "none beyond chance: no irrelevant page to contrast with"
+        if not self.irrelevant_pages and not self.background_documents:
+            return "none beyond chance: no irrelevant page or document to contrast with"
         bar = self.significance / max(self.tested, 1)
         return (
             f"{self.beyond_chance} beyond chance (Fisher p < {bar:.1e} = "
@@ -315,6 +326,7 @@ def _refresh(
     if not relevant:
         raise RefreshError(f"no relevant page of {settings.domain!r} in the {source}")
     corpus_docs = _corpus_documents(settings, opts.corpus)
+    off_topic, no_background = _off_topic_documents(settings) if opts.background else ([], "")
 
     label_owner = _label_owners(onto)
     phrases = {phrase_of(text) for c in onto.concepts.values() for text in c.all_labels()}
@@ -329,8 +341,10 @@ def _refresh(
     relevant_terms = [terms_of(p.text) for p in relevant]
     irrelevant_terms = [terms_of(p.text) for p in irrelevant]
     corpus_terms = [terms_of(text) for _, text in corpus_docs]
-    lifted, tested = candidates(relevant_terms, irrelevant_terms, set(label_owner), opts)
-    scored = beyond_chance(lifted, len(relevant), len(irrelevant), tested, opts.significance)
+    background = Background.of([terms_of(t) for t in off_topic], list(map(is_chinese, off_topic)))
+    known = set(label_owner)
+    lifted, tested = candidates(relevant_terms, irrelevant_terms, known, opts, background)
+    scored = beyond_chance(lifted, len(relevant), tested, opts.significance)
     accepted = scored[: opts.max_new]
 
     concept_iris = list(onto.concepts)
@@ -352,7 +366,7 @@ def _refresh(
     namespace = _namespace(onto.concepts[onto.root].iri)
     taken = {iri[len(namespace) :] for iri in onto.concepts if iri.startswith(namespace)}
     added = []
-    for term, rel_df, irr_df, score in accepted:
+    for term, rel_df, irr_df, score, off, _ in accepted:
         parent = _tightest(onto, extent, extent[term])
         iri = namespace + _unique(ncname(term), taken)
         new_concepts[iri] = Concept(
@@ -367,6 +381,7 @@ def _refresh(
                 relevant_pages=rel_df,
                 irrelevant_pages=irr_df,
                 score=score,
+                background=off,
                 extent=extent[term].bit_count(),
                 parent_extent=extent[parent].bit_count(),
             )
@@ -376,6 +391,8 @@ def _refresh(
         source=source,
         relevant_pages=len(relevant),
         irrelevant_pages=len(irrelevant),
+        background_documents=len(off_topic),
+        no_background=no_background,
         corpus_documents=len(corpus_docs),
         candidates=len(lifted),
         beyond_chance=len(scored),
@@ -432,6 +449,19 @@ def _corpus_documents(settings: Settings, corpus: Path | None) -> list[tuple[str
         if not corpus.is_dir():
             return []
     return [(doc.id, doc.text) for doc in read_corpus(corpus).documents]
+
+
+def _off_topic_documents(settings: Settings) -> tuple[list[str], str]:
+    """The text of the off-topic documents calibration contrasts the domain with: the
+    settings' `calibration.negatives` (the shipped background corpus by default) without
+    the folders as on topic as the domain's corpus (calibrate.corpora); none, and why,
+    when calibration could not read them (the refresh goes on without)."""
+    from kgcrawl.calibrate import CalibrationError, corpora
+
+    try:
+        return [doc.text for doc in corpora(settings)[1]], ""
+    except CalibrationError as exc:
+        return [], str(exc)
 
 
 def _most_relevant(pages: Iterable[CrawledPage], limit: int) -> list[CrawledPage]:

@@ -43,6 +43,12 @@ CORPUS = {
     "hotel.txt": "酒店预订与旅游导游。",
     "museum.txt": "博物馆景区旅游。",
 }
+# Off-topic documents (calibration.negatives): none names a word of the pages above but 股票.
+OFF_TOPIC = {
+    **{f"finance/{n}.txt": f"股票市场第{n}天上涨，投资者关注利率。" for n in range(6)},
+    **{f"sport/{n}.txt": f"足球联赛第{n}轮，主队两球获胜。" for n in range(6)},
+    "sport/en.txt": "The football league resumes on Sunday.",
+}
 # The rebuilt context: documents gate, hotel, museum (corpus, path order), then the pages.
 # 缆车 ⊆ {pages 1–4}: inside 景区 (gate, museum, pages 1–4) only. 导游 = {hotel, pages 3, 4}:
 # no concept holds all three (旅游 lacks pages 3–4, 景区 lacks hotel), so it goes to the root.
@@ -69,10 +75,13 @@ def world(tmp_path, monkeypatch) -> Path:
     (tmp_path / "corpus" / "tiny").mkdir(parents=True)
     for name, text in CORPUS.items():
         (tmp_path / "corpus" / "tiny" / name).write_text(text, encoding="utf-8")
+    for name, text in OFF_TOPIC.items():
+        (tmp_path / "corpus" / "off" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "corpus" / "off" / name).write_text(text, encoding="utf-8")
     (tmp_path / "pipelines").mkdir()
     (tmp_path / "pipelines" / "tiny.toml").write_text(
         'topic = "旅游"\nontology = "../ontologies/tiny.owl"\nseeds = ["http://a.example/"]\n'
-        '[graph]\nuri = "none"\n',
+        '[graph]\nuri = "none"\n[calibration]\nnegatives = "../corpus/off"\n',
         encoding="utf-8",
     )
     return tmp_path
@@ -172,10 +181,51 @@ def test_only_terms_that_split_the_pages_beyond_chance_are_added(world) -> None:
     untested_result = refresh_ontology(pipeline, untested(run="r1", dry_run=True))
     assert [t.term for t in untested_result.added] == ["缆车", "网剧"]
     make_run("r2", world / "ontologies" / "tiny.owl", relevant=relevant, irrelevant=[])
-    alone = refresh_ontology(pipeline, RefreshOptions(run="r2", dry_run=True))
-    assert alone.added == [] and alone.tested == 2  # no contrast, no evidence
-    said = dict(alone.summary())["candidate terms"]
-    assert said == "2, none beyond chance: no irrelevant page to contrast with"
+    alone = RefreshOptions(run="r2", dry_run=True, background=False)
+    alone_result = refresh_ontology(pipeline, alone)
+    assert alone_result.added == [] and alone_result.tested == 2  # no contrast, no evidence
+    said = dict(alone_result.summary())["candidate terms"]
+    assert said == "2, none beyond chance: no irrelevant page or document to contrast with"
+
+
+def test_off_topic_documents_speak_for_the_words_most_relevant_pages_hold(world) -> None:
+    """A crawl that met no irrelevant page: the 13 off-topic documents are the contrast. 缆车
+    is in the 20 relevant pages and no Chinese document (12): p = 1/C(32, 20) ≈ 4e-9. 网剧
+    is in 8 of them only, under half: the documents do not speak for it (a companion topic
+    of the relevant pages would look the same), and nothing else does."""
+    relevant = [f"景区缆车{'，看网剧' if n < 8 else ''}。" for n in range(20)]
+    make_run("r1", world / "ontologies" / "tiny.owl", relevant=relevant, irrelevant=[])
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
+    assert [t.term for t in result.added] == ["缆车"] and result.tested == 2
+    assert (result.irrelevant_pages, result.background_documents) == (0, 13)
+    assert (result.added[0].background, result.added[0].score) == (0, 1.0)
+    rows = dict(result.summary())
+    assert rows["off-topic documents (contrast)"] == "13"
+    said = "2, 1 beyond chance (Fisher p < 2.5e-02 = 0.05 / 2 terms tested)"
+    assert rows["candidate terms"] == said
+    without = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True, background=False))
+    assert without.added == [] and without.background_documents == 0
+    # No folder of off-topic documents: the refresh goes on without them and says why.
+    gone = world / "corpus" / "gone"
+    missing = RefreshOptions(run="r1", dry_run=True, overrides=(f"calibration.negatives={gone}",))
+    result = refresh_ontology(pipeline, missing)
+    assert result.added == [] and result.background_documents == 0
+    said = dict(result.summary())["off-topic documents (contrast)"]
+    assert said.startswith("none: ") and f"({gone} is not a folder)" in said
+
+
+def test_the_documents_do_not_speak_for_a_word_the_irrelevant_pages_hold(world) -> None:
+    """门票 is in every relevant page and in 1 of the 2 irrelevant ones, in no document: a
+    word of the web's own register or of a neighbouring topic, which documents from
+    elsewhere cannot judge. The crawl's pages alone do: 21 holders, 20 of them among the 20
+    relevant of 22 pages, p = 21/231 ≈ 0.09. 缆车, in no irrelevant page, is vouched for."""
+    relevant = ["景区缆车，门票。"] * 20
+    irrelevant = ["股票门票。", "足球。"]
+    make_run("r1", world / "ontologies" / "tiny.owl", relevant=relevant, irrelevant=irrelevant)
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
+    assert [t.term for t in result.added] == ["缆车"] and result.tested == 2
 
 
 def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
