@@ -5,15 +5,16 @@ seed 0, no graph; slow hosts and stalls shortened as in bench_focus.py), kept in
 `--home` so that a second call refreshes the same pages again, then
 `refresh-ontology --run … --dry-run` with the default options (`--set` changes
 them: `--set background=0` is the refresh that contrasts the crawl's own
-irrelevant pages only). Each added term is looked up in the world's own topic
+irrelevant pages only; `--ablate` switches off a rule by which the off-topic
+documents speak for a word). Each added term is looked up in the world's own topic
 vocabularies (kgcrawl/sandbox/lexicon.py, which the refresh never reads): the
 domain's word, another topic's word (which topic), or neither (filler, place
 names, words of no topic). Printed per world: the relevant and irrelevant pages
 read, the background documents contrasted, the terms added and how many are the
 domain's, and the terms that are not.
 
-    python benchmarks/refresh_terms.py [--pages 1000] [--home DIR] [--profiles …]
-        [--domains …] [--set key=value …]
+    python benchmarks/refresh_terms.py [--pages 1000] [--home DIR] [--world-seed N]
+        [--profiles …] [--domains …] [--set key=value …] [--ablate share register place]
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from pathlib import Path
 import kgcrawl
 from kgcrawl.crawl.state import RunState
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.ontology import new_terms
 from kgcrawl.ontology.refresh import RefreshOptions, refresh_ontology
 from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.lexicon import TOPICS, topic_words
+from kgcrawl.text.tokenize import is_chinese
 
 PROFILES = ("default", "sparse", "flat")
 DOMAINS = ("tourism", "rainstorm")
@@ -38,15 +41,15 @@ DOMAINS = ("tourism", "rainstorm")
 def topic_of(term: str, domain: str) -> str:
     """The topic whose vocabulary holds the term (the domain first), else "".
 
-    A whole entry is looked for first, then the term's words among the words of the
-    entries ("park" of "theme park"), since the refresh also proposes parts of phrases.
+    A whole entry is looked for first, then a part of one, since the refresh proposes
+    the words a compound is segmented into: "park" of "theme park", 农作物 of 农作物受灾.
     """
     word = term.lower()
     order = (domain, *(topic for topic in TOPICS if topic != domain))
     for whole in (True, False):
         for topic in order:
             entries = _LEXICON.setdefault(topic, topic_words(topic))
-            if word in entries if whole else set(word.split()) <= _parts(topic, entries):
+            if word in entries if whole else _part_of(word, entries):
                 return topic
     return ""
 
@@ -54,8 +57,20 @@ def topic_of(term: str, domain: str) -> str:
 _LEXICON: dict[str, frozenset[str]] = {}
 
 
-def _parts(topic: str, entries: frozenset[str]) -> set[str]:
-    return {part for entry in entries for part in entry.split()}
+def _part_of(word: str, entries: frozenset[str]) -> bool:
+    if is_chinese(word):
+        return any(word in entry for entry in entries)
+    return any(set(word.split()) <= set(entry.split()) for entry in entries)
+
+
+# Each rule by which the off-topic documents speak for a word (new_terms.py), switched off.
+ABLATIONS = {
+    "share": lambda: setattr(new_terms, "CORE_SHARE", 0.0),  # (a) a word of most pages
+    "register": lambda: setattr(  # (b) no more often in the irrelevant pages
+        new_terms, "vouches", lambda rel, _irr, _n_irr, _held, n_docs: rel >= 0.5 and n_docs > 0
+    ),
+    "place": lambda: setattr(new_terms, "is_place_name", lambda term: False),  # (c) no place
+}
 
 
 def crawled(home: Path, profile: str, domain: str, pages: int, seed: int) -> str:
@@ -97,7 +112,10 @@ def main() -> None:
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     parser.add_argument("--world-seed", type=int, default=0)
     parser.add_argument("--set", nargs="*", default=[], dest="pairs")
+    parser.add_argument("--ablate", nargs="*", default=[], choices=list(ABLATIONS))
     args = parser.parse_args()
+    for rule in args.ablate:
+        ABLATIONS[rule]()
     with tempfile.TemporaryDirectory() as tmp:
         home = args.home or Path(tmp)
         os.environ["KGCRAWL_HOME"] = str(home)

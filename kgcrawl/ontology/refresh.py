@@ -9,8 +9,10 @@ ontology=FILE` chooses.
 
 1. Candidates (new_terms.py): words of the pages, segmented as `build-ontology`
    segments, that no label names, common among the relevant pages, rare among the
-   irrelevant ones beyond chance, and no word of general language; the best
-   `max_new` are accepted.
+   irrelevant ones beyond chance (and among calibration's off-topic documents, which
+   speak for the words most relevant pages hold: a crawl whose focus works meets
+   few irrelevant pages), and no word of general language; the best `max_new` are
+   accepted.
 2. The formal context is rebuilt (fca.py) over the domain's corpus documents
    plus the relevant pages, with the ontology's concepts (a document has a
    concept when it holds any of its labels) and the accepted terms as

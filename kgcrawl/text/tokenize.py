@@ -130,6 +130,18 @@ def noun_tokens(text: str) -> list[str]:
     return [pair.word.lower() for pair in jieba.posseg.lcut(text) if _NOUN_FLAGS.match(pair.flag)]
 
 
+def is_place_name(word: str) -> bool:
+    """Whether jieba's dictionary tags the word a place name (ns): 四川, 黄山, not 门票.
+
+    >>> is_place_name("四川"), is_place_name("门票"), is_place_name("Sichuan")
+    (True, False, False)
+    """
+    import jieba.posseg
+
+    _jieba()
+    return jieba.posseg.dt.word_tag_tab.get(word) == "ns"
+
+
 def segment(text: str, chinese: bool | None = None, nouns_only: bool = False) -> list[str]:
     """A document's tokens: jieba for Chinese (only nouns if asked), Unicode words otherwise.
 
