@@ -181,12 +181,11 @@ def _refresh_section(result: DemoResult) -> list[str]:
     if refresh.added:
         rows = [
             [t.term, t.parent_label, str(t.relevant_pages), str(t.irrelevant_pages),
-             f"{t.score:.3f}"]
+             str(t.background), f"{t.score:.3f}"]
             for t in refresh.added
         ]  # fmt: skip
-        lines += _table(
-            ["term", "placed under", "relevant pages", "irrelevant pages", "score"], rows
-        )
+        header = ["term", "placed under", "relevant pages", "irrelevant pages", "off-topic docs"]
+        lines += _table([*header, "score"], rows)
     else:
         lines.append("No new term passed the thresholds.")
     return [*lines, "", *_table(["what", "value"], [list(row) for row in refresh.summary()]), ""]
