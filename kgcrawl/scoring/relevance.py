@@ -147,13 +147,23 @@ def topic_nameable(topic: TopicModel) -> dict[str, np.ndarray]:
 def nameable_words(labels: Sequence[Sequence[str]]) -> dict[str, np.ndarray]:
     """For each page language ("zh", "en": `lang_of`), the topic words with a label in it;
     a language every word has a label in is left out: its pages are scored by all of W_T.
+    So is a language no word has a label in: a page in it names the topic only in words
+    borrowed from another, and W_T cut down to the words it borrowed made a Chinese page
+    that quotes an English label a perfect match for an ontology built from English
+    documents: `build-ontology corpus/gardening-en`, then `calibrate`: the off-topic
+    pages' median R 0.98 (the Chinese ones) against the on-topic 0.69, α 0.56 at F1
+    0.74; scored by all of W_T, 0.51 against 0.68, α 0.60 at F1 0.92. In a 300-page
+    crawl of the default sandbox with it, a Chinese page naming one label scored 1.0,
+    now 0.10.
 
     >>> masks = nameable_words([("旅游", "tourism"), ("民宿",), ("hiking",)])
     >>> {lang: mask.tolist() for lang, mask in masks.items()}
     {'zh': [True, True, False], 'en': [True, False, True]}
     >>> nameable_words([("旅游", "tourism"), ("民宿", "homestay")])
     {}
+    >>> nameable_words([("tourism",), ("homestay",)])
+    {}
     """
     languages = [{lang_of(label) for label in word} for word in labels]
     masks = {lang: np.array([lang in word for word in languages], dtype=bool) for lang in LANGS}
-    return {lang: mask for lang, mask in masks.items() if not mask.all()}
+    return {lang: mask for lang, mask in masks.items() if mask.any() and not mask.all()}

@@ -74,6 +74,18 @@ def test_topic_words_a_page_cannot_name_in_its_language_are_left_out_of_w_t() ->
     assert page_relevance(counts, W_T, np.ones(3, dtype=bool)) == page_relevance(counts, W_T)
 
 
+def test_a_page_in_a_language_the_ontology_has_no_label_in_is_scored_by_all_of_w_t() -> None:
+    # An ontology built from English documents: no word can be named in Chinese.
+    masks = nameable_words([("hotel",), ("homestay",), ("hiking trail",)])
+    assert masks == {}
+    # A Chinese page that quotes "hotel" once in its body: W_D = (1, 0, 0). Cut down to
+    # the one word it names, W_T would make it a perfect match (R = 1); over all of
+    # W_T = (1, 0.5, 0.25): R = 1 / √1.3125 = 0.872872, and lower the more words it lacks.
+    counts = np.array([[0, 0, 0, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
+    assert page_relevance(counts, W_T, masks.get("zh")) == pytest.approx(0.872872, abs=1e-6)
+    assert page_relevance(counts, W_T, np.zeros(3, dtype=bool)) == pytest.approx(1.0)
+
+
 def test_a_word_seen_only_in_low_groups_weighs_less() -> None:
     # one word, once: in <title> w = 2.0, in navigation text w = 0.2; with two words the
     # cosine is larger when the topic's heavier word is the one in the title
