@@ -10,6 +10,8 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from kgcrawl.calibrate import composed_for, resolve_thresholds
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.engine import Engine
@@ -92,3 +94,39 @@ def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_n
     hosts = engine.crawl.strategy  # FCITS_OH: relevant pages per host, as the log has them
     assert hosts.events["host released"] == 0
     assert +hosts.relevant == Counter(host for _, _, r, host in pages if r)
+
+
+def _crawl_default(tmp_path: Path, ontology: Path | None, run_id: str):
+    overrides = {"crawl.max_pages": PAGES, "crawl.workers": 1, "fetch.delay": 0,
+                 "graph.uri": "none", "calibration.probe_pages": PROBE}  # fmt: skip
+    if ontology is not None:  # a built ontology's root is named after its domain
+        overrides |= {"ontology": str(ontology), "topic": "rainstorm"}
+    settings = resolve_thresholds(load_settings("rainstorm", overrides))
+    result = crawl(settings, CrawlRequest(sandbox=True, sandbox_size="small", run_id=run_id))
+    judge = sandbox_judge((0, "small", "default"), "rainstorm")
+    scores = score_run(result.run_id, judge, "fcits_oh", "rainstorm", 0, PAGES).truth_scores
+    best = best_separation(scores.relevant, scores.irrelevant)
+    return result, scores.own(settings.relevance.alpha).f1, best.f1
+
+
+@pytest.mark.slow
+def test_an_alpha_the_corpora_disown_is_recalibrated_though_pages_pass_it(
+    tmp_path, monkeypatch
+) -> None:
+    """An ontology built from corpus/rainstorm alone (a user's own topic, no `--base`) on
+    the default web: the corpora's α passes many of the first pages, so nothing fails
+    visibly, yet the α found on the words they name lies below every α the corpora find
+    near-best (`corpora_floor`). The crawl takes it, and its judgement reaches 0.9 × the
+    best threshold's F1. The shipped ontology, whose web α lies inside that range,
+    keeps the corpora's α."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path / "cache"))
+    options = BuildOptions(domain="rainstorm", out=tmp_path / "storm.fca.owl",
+                           lattice_dir=tmp_path)  # fmt: skip
+    owl = build_ontology(CHECKOUT / "corpus" / "rainstorm", options).files[-2]
+    built, f1, best = _crawl_default(tmp_path, owl, "built")
+    web = built.web_alpha
+    assert web is not None and web.passed > PROBE // 100  # taken though pages passed α
+    assert f1 >= 0.9 * best > 0
+    shipped, f1, best = _crawl_default(tmp_path, None, "shipped")
+    assert shipped.web_alpha is None and f1 >= 0.9 * best > 0
