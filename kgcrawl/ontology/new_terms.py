@@ -7,9 +7,9 @@ dropped; English text also gives its lemmas and phrases, text/english.py), that 
 no label or altLabel of the ontology, in at least `min_pages` relevant pages and
 `min_share` of them, and at least `min_lift` times as common among the
 relevant pages as among the irrelevant ones (and the off-topic documents, below).
-Ranked by relevant share − irrelevant share (the more a word separates the two,
-the more it says about the domain), the best `max_new` are accepted. "Rare in irrelevant pages" is
-relative: the contrast set comes from the same crawl and shares much of the
+Ranked by relevant share − irrelevant share (the more a word separates the two, the
+more it says about the domain), the best `max_new` are accepted. "Rare in irrelevant
+pages" is relative: the contrast set comes from the same crawl and shares much of the
 domain's vocabulary (on the sandbox, 游船 and 瀑布 are in 70 % and 30 % of the
 relevant and irrelevant pages of a BFS crawl), so an absolute cut-off on
 the irrelevant share would keep only noise.
