@@ -14,7 +14,7 @@ import pytest
 
 from kgcrawl.calibrate import composed_for, resolve_thresholds
 from kgcrawl.config import load_settings
-from kgcrawl.crawl.engine import Engine
+from kgcrawl.crawl.engine import CrawlResult, Engine
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.trials import OutcomeCache, run_trial
 from kgcrawl.crawl.view import relevance_line, run_details
@@ -96,7 +96,9 @@ def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_n
     assert +hosts.relevant == Counter(host for _, _, r, host in pages if r)
 
 
-def _crawl_default(tmp_path: Path, ontology: Path | None, run_id: str):
+def _crawl_default(ontology: Path | None, run_id: str) -> tuple[CrawlResult, float, float]:
+    """A rainstorm crawl of the small default world with `ontology` (None: the shipped one),
+    the F1 of its own judgement against the truth, and the best threshold's."""
     overrides = {"crawl.max_pages": PAGES, "crawl.workers": 1, "fetch.delay": 0,
                  "graph.uri": "none", "calibration.probe_pages": PROBE}  # fmt: skip
     if ontology is not None:  # a built ontology's root is named after its domain
@@ -124,9 +126,9 @@ def test_an_alpha_the_corpora_disown_is_recalibrated_though_pages_pass_it(
     options = BuildOptions(domain="rainstorm", out=tmp_path / "storm.fca.owl",
                            lattice_dir=tmp_path)  # fmt: skip
     owl = build_ontology(CHECKOUT / "corpus" / "rainstorm", options).files[-2]
-    built, f1, best = _crawl_default(tmp_path, owl, "built")
+    built, f1, best = _crawl_default(owl, "built")
     web = built.web_alpha
     assert web is not None and web.passed > PROBE // 100  # taken though pages passed α
     assert f1 >= 0.9 * best > 0
-    shipped, f1, best = _crawl_default(tmp_path, None, "shipped")
+    shipped, f1, best = _crawl_default(None, "shipped")
     assert shipped.web_alpha is None and f1 >= 0.9 * best > 0
