@@ -357,8 +357,9 @@ class Crawl:
         if found is None:
             return ()
         failed = self.counters.lp <= max(1, self.counters.dp // 100)  # visibly
-        floor = corpora_floor(self.composed, self.topic_vector, self.nameable, cal.tolerance)
-        if not failed and min(found.alphas.values()) >= floor:
+        if not failed and min(found.alphas.values()) >= corpora_floor(
+            self.composed, self.topic_vector, self.nameable, cal.tolerance
+        ):
             return ()  # the corpora cannot tell the web's α from theirs: α transfers
         changed = [(p, now) for p in early if (now := p.relevance > found.alpha(p.lang))
                    != (p.relevance > old)]  # fmt: skip

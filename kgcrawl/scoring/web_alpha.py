@@ -150,9 +150,7 @@ def web_alpha(
     apart (a crawl among off-topic pages) keeps its α. None when no language's α moved,
     or no α reaches the precision.
     """
-    scores: tuple[list[float], list[float]] = ([], [])
-    for page in pages:
-        scores[0 if page.relevant else 1].append(projected_relevance(page, vector, nameable, named))
+    scores = _scores(pages, vector, nameable, named)
     if precision:
         chosen = precise_separation(*scores, precision)
         if chosen is None:
@@ -184,10 +182,20 @@ def corpora_floor(
     0.71
     """
     every = np.ones(len(vector), dtype=bool)
+    return near_best(*_scores(pages, vector, nameable, every), tolerance)[0].alpha
+
+
+def _scores(
+    pages: Sequence[ComposedPage],
+    vector: np.ndarray,
+    nameable: dict[str, np.ndarray],
+    named: np.ndarray,
+) -> tuple[list[float], list[float]]:
+    """R over the `named` words of the relevant composed pages, and of the others."""
     scores: tuple[list[float], list[float]] = ([], [])
     for page in pages:
-        scores[0 if page.relevant else 1].append(projected_relevance(page, vector, nameable, every))
-    return near_best(*scores, tolerance)[0].alpha
+        scores[0 if page.relevant else 1].append(projected_relevance(page, vector, nameable, named))
+    return scores
 
 
 def one_word_floor(vector: np.ndarray, mask: np.ndarray | None, alpha: float) -> float:
