@@ -150,7 +150,7 @@ def candidates(
         rel_share = df / n_rel
         side = 0 if is_chinese(term) else 1  # Background's fields: chinese, other
         off, docs = off_df[side][term], n_off[side]
-        if is_place_name(term) or not vouches(rel_share, irr_df[term], n_irr, off, docs):
+        if not vouches(rel_share, irr_df[term], n_irr, off, docs) or is_place_name(term):
             off, docs = 0, 0  # only the crawl's irrelevant pages speak for it
         irr_share = max(irr_df[term] / n_irr if n_irr else 0.0, off / docs if docs else 0.0)
         if rel_share >= opts.min_lift * irr_share:
