@@ -364,3 +364,14 @@ def test_nothing_to_refresh_from(world, capsys) -> None:
         main(["refresh-ontology", pipeline, "--run", "nope"])
     assert exited.value.code == 2
     assert "no run 'nope'" in capsys.readouterr().err
+
+
+def test_the_documents_do_not_speak_for_a_place_name(world) -> None:
+    """四川 (Sichuan) is in every relevant page and no document, as 缆车 is: but where a
+    place is named depends on the web's region, not on its topic, so only the crawl's
+    irrelevant pages may judge it, and there are none."""
+    make_run("r1", world / "ontologies" / "tiny.owl", relevant=["景区缆车，四川。"] * 20,
+             irrelevant=[])  # fmt: skip
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
+    assert [t.term for t in result.added] == ["缆车"] and result.tested == 2
