@@ -74,6 +74,10 @@ class Calibration:
     share: float = 0.5  # a composed page is relevant when this share of it is on topic
     pages: int = 400  # composed pages
     probe_pages: int = 200  # α passed ≤ 1 in 100 of these: recalibrate on the words they name
+    # α at least this quantile of R(p) of the probed pages whose main text names no topic
+    # word (scoring/navigation_floor.py), when at least `navigation_pages` (0: never)
+    navigation_quantile: float = 0.9
+    navigation_pages: int = 20
 
 
 @dataclass(frozen=True)
@@ -448,8 +452,11 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     ):
         if count < 10:
             fail(key, f"must be at least 10, got {count}")
-    if cal.probe_pages < 0:
-        fail("calibration.probe_pages", f"must be 0 (never) or more, got {cal.probe_pages}")
+    for key in ("probe_pages", "navigation_pages"):
+        if getattr(cal, key) < 0:
+            fail(f"calibration.{key}", f"must be 0 (never) or more, got {getattr(cal, key)}")
+    if not 0 < (quantile := cal.navigation_quantile) <= 1:
+        fail("calibration.navigation_quantile", f"must lie in (0, 1], got {quantile}")
     for key, vector in (("relevance.r", rel.r), ("relevance.k", rel.k)):
         if any(not 0 <= x <= 1 for x in vector):
             fail(key, f"every value must lie in [0, 1], got {list(vector)}")

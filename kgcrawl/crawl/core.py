@@ -28,6 +28,7 @@ from kgcrawl.crawl.trap_guard import TrapGuard
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import CorpusStats
 from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
+from kgcrawl.scoring.navigation_floor import floored, navigation_floors
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import (
     dense_counts,
@@ -62,6 +63,7 @@ class _Judged(NamedTuple):
     link: int
     relevance: float
     lang: str | None
+    navigation_only: bool  # its main text names no topic word, yet R(p) > 0
 
 
 @dataclass(frozen=True)
@@ -268,7 +270,8 @@ class Crawl:
         probe = self.settings.calibration.probe_pages
         if self.composed and self.web_alpha is None and self.counters.dp <= probe:
             seq = self.counters.outcomes
-            self._before_probe.append(_Judged(seq, link, relevance, outcome.lang))
+            navigation_only = relevance > 0 and not outcome.mentions
+            self._before_probe.append(_Judged(seq, link, relevance, outcome.lang, navigation_only))
             if self.counters.dp == probe:
                 rejudged = self._probe()
         return Decision(relevance, relevant, link_scores, rejudged=rejudged)
@@ -352,27 +355,38 @@ class Crawl:
         cal = self.settings.calibration
         early, self._before_probe = self._before_probe, []
         old = self.alpha(None)  # every page so far was judged by it
-        found = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
-                          old, cal.tolerance, cal.precision)  # fmt: skip
-        if found is None:
+        found = self._words_alpha(old)
+        navigation = [(p.lang, p.relevance) for p in early if p.navigation_only and p.lang]
+        floors = navigation_floors(navigation, cal.navigation_quantile, cal.navigation_pages)
+        web = floored(found, old, floors, len(navigation))
+        if web is None:
             return ()
-        failed = self.counters.lp <= max(1, self.counters.dp // 100)  # visibly
-        if not failed and min(found.alphas.values()) >= corpora_floor(
-            self.composed, self.topic_vector, self.nameable, cal.tolerance
-        ):
-            return ()  # the corpora cannot tell the web's α from theirs: α transfers
-        changed = [(p, now) for p in early if (now := p.relevance > found.alpha(p.lang))
+        changed = [(p, now) for p in early if (now := p.relevance > web.alpha(p.lang))
                    != (p.relevance > old)]  # fmt: skip
         passed = self.counters.lp
         for page, now in changed:
             self.counters.lp += 1 if now else -1
             self.strategy.judged_again(self.frontier.host_of(page.link), now)
-        self.web_alpha = replace(found, after=self.counters.dp, passed=passed,
+        self.web_alpha = replace(web, after=self.counters.dp, passed=passed,
                                  rejudged=len(changed))  # fmt: skip
-        if self.frontier.beta is not None:
+        if found is not None and self.frontier.beta is not None:
             r2 = self.settings.relevance.r[1]
             self.frontier.set_beta(admission_beta(found.alpha(None), r2, cal.beta_margin))
         return tuple((page.seq, now) for page, now in changed)
+
+    def _words_alpha(self, old: float) -> WebAlpha | None:
+        """The α recalibrated on the words the probed pages name, when `_probe` takes it."""
+        cal = self.settings.calibration
+        found = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
+                          old, cal.tolerance, cal.precision)  # fmt: skip
+        if found is None:
+            return None
+        failed = self.counters.lp <= max(1, self.counters.dp // 100)  # visibly
+        if not failed and min(found.alphas.values()) >= corpora_floor(
+            self.composed, self.topic_vector, self.nameable, cal.tolerance
+        ):
+            return None  # the corpora cannot tell the web's α from theirs: α transfers
+        return found
 
     def fold_logged(self, link: int, outcome: Outcome) -> tuple[Outcome, Rejudged]:
         """`fold`, and the outcome as the run log keeps it (numbered, its decision applied),

@@ -25,7 +25,7 @@ scale and "R(p) > α" stays the rule (`full_scale`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -62,15 +62,19 @@ class ComposedPage:
 
 @dataclass(frozen=True)
 class WebAlpha:
-    """α recalibrated on the `words` topic words a crawl's pages named (`separation` on
-    the composed pages projected onto them), and on R(p)'s scale per page language."""
+    """The α a crawl found for its web, per page language: recalibrated on the `words` topic
+    words its pages named (`separation` on the composed pages projected onto them, on
+    R(p)'s scale), and raised to the `floors` its `navigation` pages set
+    (scoring/navigation_floor.py); `words` 0 and no separation when only raised."""
 
     words: int
-    separation: Separation
+    separation: Separation | None
     alphas: dict[str, float]
     after: int = 0  # the pages the crawl had downloaded when it recalibrated
     passed: int = 0  # how many of them had passed the corpora's α
     rejudged: int = 0  # how many of them this α judges otherwise (crawl/core.py `_probe`)
+    floors: dict[str, float] = field(default_factory=dict)  # languages whose α was raised
+    navigation: int = 0  # pages whose main text names no topic word, which set the floors
 
     def alpha(self, lang: str | None) -> float:
         return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
@@ -78,7 +82,8 @@ class WebAlpha:
     def record(self) -> dict:
         """What a run keeps of it (crawl/engine.py), and what `recalibrated` says."""
         return {"after": self.after, "passed": self.passed, "words": self.words,
-                "alphas": self.alphas, "rejudged": self.rejudged}  # fmt: skip
+                "alphas": self.alphas, "rejudged": self.rejudged, "floors": self.floors,
+                "navigation": self.navigation}  # fmt: skip
 
 
 def recalibrated(record: dict) -> str:
@@ -88,22 +93,37 @@ def recalibrated(record: dict) -> str:
     ...               "rejudged": 193})
     'judged 1 of the first 200 pages relevant: recalibrated on the 48 topic words they name, \
 α = en 0.250, other 0.280, and judged them again by it (193 changed)'
+    >>> recalibrated({"after": 200, "passed": 150, "words": 0, "alphas": {"": 0.39, "zh": 0.44},
+    ...               "rejudged": 20, "floors": {"zh": 0.44}, "navigation": 29})
+    'judged 150 of the first 200 pages relevant; 29 of them name no topic word in their main \
+text, yet reach R(p) zh 0.440 through navigation: α raised to it, α = zh 0.440, other 0.390, \
+and judged them again by it (20 changed)'
 
     A run recorded before pages were judged again (no "rejudged") used it from the next page:
 
     >>> recalibrated({"after": 200, "passed": 0, "words": 48, "alphas": {"": 0.28}})[-26:]
     'α = 0.280 from page 201 on'
     """
-    alphas = record["alphas"]
-    if len(set(alphas.values())) == 1:
-        shown = f"{alphas[ANY_LANGUAGE]:.3f}"
-    else:
-        ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
-        shown = ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
-    return (f"judged {record['passed']} of the first {record['after']} pages relevant: "
-            f"recalibrated on the {record['words']} topic words they name, α = {shown}"
-            + (f", and judged them again by it ({record['rejudged']} changed)"
-               if "rejudged" in record else f" from page {record['after'] + 1} on"))  # fmt: skip
+    said = f"judged {record['passed']} of the first {record['after']} pages relevant"
+    if record["words"]:
+        said += f": recalibrated on the {record['words']} topic words they name"
+    if floors := record.get("floors"):
+        said += (
+            f"; {record['navigation']} of them name no topic word in their main text, "
+            f"yet reach R(p) {_per_language(floors)} through navigation: α raised to it"
+        )
+    said += f", α = {_per_language(record['alphas'])}"
+    if "rejudged" in record:
+        return said + f", and judged them again by it ({record['rejudged']} changed)"
+    return said + f" from page {record['after'] + 1} on"
+
+
+def _per_language(alphas: dict[str, float]) -> str:
+    """{"": 0.3} → "0.300"; {"": 0.3, "en": 0.2} → "en 0.200, other 0.300"."""
+    if set(alphas) == {ANY_LANGUAGE} or (ANY_LANGUAGE in alphas and len(set(alphas.values())) == 1):
+        return f"{alphas[ANY_LANGUAGE]:.3f}"
+    ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
+    return ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
 
 
 def projected_relevance(
