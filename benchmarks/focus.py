@@ -58,6 +58,9 @@ class CrawlFigures:
     web_alpha: str = ""  # the α it recalibrated to on the web's words (crawl/core.py), if any
     explored: int = 0  # links taken by exploration (crawl/explore.py)
     explore_ended: int = 0  # the page at which exploration ended, not paying (explore.py)
+    navigation: int = 0  # pages whose main text names no topic word, yet R(p) > 0
+    navigation_relevant: int = 0  # of them, truly relevant
+    floors: dict[str, float] = field(default_factory=dict)  # α raised (navigation_floor.py)
 
 
 @dataclass
@@ -114,6 +117,9 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     scores = TruthScores.of(zip(relevances, truths, (o.relevant for o in trial.pages), strict=True))
     best = best_separation(scores.relevant, scores.irrelevant)
     cumulative = np.cumsum(truths) if truths else np.zeros(0)
+    navigation = [t for o, t in zip(trial.pages, truths, strict=True)
+                  if (o.relevance or 0.0) > 0 and not o.mentions]  # fmt: skip
+    web = trial.crawl.web_alpha
     return CrawlFigures(
         label=label,
         dp=dp,
@@ -127,9 +133,12 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         alpha=alpha,
         seconds=time.monotonic() - start,
         pages=list(zip(relevances, truths, strict=True)),
-        web_alpha=recalibrated(trial.crawl.web_alpha.record()) if trial.crawl.web_alpha else "",
+        web_alpha=recalibrated(web.record()) if web else "",
         explored=counters.explored,
         explore_ended=counters.explore_ended,
+        navigation=len(navigation),
+        navigation_relevant=sum(navigation),
+        floors=web.floors if web else {},
     )
 
 

@@ -76,7 +76,7 @@ class Calibration:
     probe_pages: int = 200  # α passed ≤ 1 in 100 of these: recalibrate on the words they name
     # α at least this quantile of R(p) of the probed pages whose main text names no topic
     # word (scoring/navigation_floor.py), when at least `navigation_pages` (0: never)
-    navigation_quantile: float = 0.9
+    navigation_quantile: float = 0.95
     navigation_pages: int = 20
 
 
