@@ -65,7 +65,10 @@ The composed pages are cached with α (as W_D of the topic words each names), an
 crawl whose α judged at most 1 in 100 of its first `calibration.probe_pages` pages
 relevant calibrates again on them, projected onto the topic words its pages name
 (scoring/web_alpha.py, crawl/core.py `_probe`): the fallback for a web whose register
-the corpora do not share.
+the corpora do not share. At the same probe a page language's α is raised to what
+the probed pages whose main text names no topic word reach through their navigation
+alone (scoring/navigation_floor.py): the composed pages have no navigation, and this
+is what a crawl that meets few relevant pages (BFS, above) was missing.
 
 The result is cached by a key over everything that changes it: the ontology
 file's SHA-256, the topic, k, τ, whether the strategy weighs every topic word
