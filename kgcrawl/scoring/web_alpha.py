@@ -95,9 +95,9 @@ def recalibrated(record: dict) -> str:
 α = en 0.250, other 0.280, and judged them again by it (193 changed)'
     >>> recalibrated({"after": 200, "passed": 150, "words": 0, "alphas": {"": 0.39, "zh": 0.44},
     ...               "rejudged": 20, "floors": {"zh": 0.44}, "navigation": 29})
-    'judged 150 of the first 200 pages relevant; 29 of them name no topic word in their main \
-text, yet reach R(p) zh 0.440 through navigation: α raised to it, α = zh 0.440, other 0.390, \
-and judged them again by it (20 changed)'
+    'judged 150 of the first 200 pages relevant; 29 of those 200 name no topic word in their \
+main text, yet reach R(p) zh 0.440 through navigation alone: α raised to it, α = zh 0.440, \
+other 0.390, and judged them again by it (20 changed)'
 
     A run recorded before pages were judged again (no "rejudged") used it from the next page:
 
@@ -109,8 +109,9 @@ and judged them again by it (20 changed)'
         said += f": recalibrated on the {record['words']} topic words they name"
     if floors := record.get("floors"):
         said += (
-            f"; {record['navigation']} of them name no topic word in their main text, "
-            f"yet reach R(p) {_per_language(floors)} through navigation: α raised to it"
+            f"; {record['navigation']} of those {record['after']} name no topic word in their "
+            f"main text, yet reach R(p) {_per_language(floors)} through navigation alone: "
+            "α raised to it"
         )
     said += f", α = {_per_language(record['alphas'])}"
     if "rejudged" in record:

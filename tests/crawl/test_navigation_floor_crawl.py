@@ -68,9 +68,10 @@ def test_bfs_judges_by_an_alpha_no_lower_than_navigation_alone_reaches(
     judged = [bool(j) for _, _, _, j, _ in pages]
     assert judged == [r > web.alpha(lang) for _, r, lang, _, _ in pages]
     assert web.rejudged > 0 and sum(j for *_, j, _ in pages) == result.lp
-    said = (rf"judged \d+ of the first {PROBE} pages relevant; {web.navigation} of them name no "
-            rf"topic word in their main text, yet reach R\(p\) .* through navigation: α raised "
-            rf"to it, α = .*, and judged them again by it \({web.rejudged} changed\)")  # fmt: skip
+    said = (rf"judged \d+ of the first {PROBE} pages relevant; {web.navigation} of those {PROBE} "
+            rf"name no topic word in their main text, yet reach R\(p\) .* through navigation "
+            rf"alone: α raised to it, α = .*, and judged them again by it "
+            rf"\({web.rejudged} changed\)")  # fmt: skip
     assert re.search(said, " ".join(relevance_line(result).split()))
 
     off, f1_off, best_off = _bfs(0, "no-floor")
