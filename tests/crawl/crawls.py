@@ -21,10 +21,15 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from kgcrawl.config import Settings
+from kgcrawl.crawl.engine import CrawlResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState, committed_count
+from kgcrawl.evaluate.judge import sandbox_judge, score_run
+from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.sandbox.server import SandboxServer
 from kgcrawl.sandbox.world import World
+from kgcrawl.scoring.thresholds import best_separation
 
 PAGES = 300
 BASE = {
@@ -159,3 +164,14 @@ def killed_and_resumed(
     uninterrupted, _ = _outcomes(home, "whole")
     resumed, meta = _outcomes(home, "killed")
     return Runs(uninterrupted, resumed, meta)
+
+
+def judged_crawl(settings: Settings, run_id: str) -> tuple[CrawlResult, float, float]:
+    """A crawl of the small sandbox world of the settings' domain (seed 0, default profile),
+    the F1 of its own judgement against the truth, and the best threshold's."""
+    result = crawl(settings, CrawlRequest(sandbox=True, sandbox_size="small", run_id=run_id))
+    judge = sandbox_judge((0, "small", "default"), settings.domain)
+    scores = score_run(result.run_id, judge, settings.crawl.strategy, settings.domain, 0,
+                       settings.crawl.max_pages).truth_scores  # fmt: skip
+    best = best_separation(scores.relevant, scores.irrelevant)
+    return result, scores.own(settings.relevance.alpha).f1, best.f1

@@ -16,26 +16,18 @@ from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.engine import CrawlResult
 from kgcrawl.crawl.view import relevance_line
-from kgcrawl.evaluate.judge import sandbox_judge, score_run
-from kgcrawl.runner import CrawlRequest, crawl
-from kgcrawl.scoring.thresholds import best_separation
+from kgcrawl.evaluate.judge import sandbox_judge
+from tests.crawl.crawls import judged_crawl
 
 PAGES, PROBE = 300, 200
 WORLD = (0, "small", "default")
 
 
 def _bfs(navigation_pages: int, run_id: str) -> tuple[CrawlResult, float, float]:
-    """A BFS crawl of the small default world, the F1 of its own judgement against the
-    truth, and the best threshold's."""
     overrides = {"crawl.strategy": "bfs", "crawl.max_pages": PAGES, "crawl.workers": 1,
                  "fetch.delay": 0, "graph.uri": "none", "calibration.probe_pages": PROBE,
                  "calibration.navigation_pages": navigation_pages}  # fmt: skip
-    settings = resolve_thresholds(load_settings("tourism", overrides))
-    result = crawl(settings, CrawlRequest(sandbox=True, sandbox_size="small", run_id=run_id))
-    scores = score_run(result.run_id, sandbox_judge(WORLD, "tourism"), "bfs", "tourism", 0,
-                       PAGES).truth_scores  # fmt: skip
-    best = best_separation(scores.relevant, scores.irrelevant)
-    return result, scores.own(settings.relevance.alpha).f1, best.f1
+    return judged_crawl(resolve_thresholds(load_settings("tourism", overrides)), run_id)
 
 
 @pytest.mark.slow

@@ -24,6 +24,7 @@ from kgcrawl.graph.sync import run_settings
 from kgcrawl.ontology.build import BuildOptions, build_ontology
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.scoring.thresholds import best_separation
+from tests.crawl.crawls import judged_crawl
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 PAGES, PROBE = 300, 100
@@ -103,12 +104,7 @@ def _crawl_default(ontology: Path | None, run_id: str) -> tuple[CrawlResult, flo
                  "graph.uri": "none", "calibration.probe_pages": PROBE}  # fmt: skip
     if ontology is not None:  # a built ontology's root is named after its domain
         overrides |= {"ontology": str(ontology), "topic": "rainstorm"}
-    settings = resolve_thresholds(load_settings("rainstorm", overrides))
-    result = crawl(settings, CrawlRequest(sandbox=True, sandbox_size="small", run_id=run_id))
-    judge = sandbox_judge((0, "small", "default"), "rainstorm")
-    scores = score_run(result.run_id, judge, "fcits_oh", "rainstorm", 0, PAGES).truth_scores
-    best = best_separation(scores.relevant, scores.irrelevant)
-    return result, scores.own(settings.relevance.alpha).f1, best.f1
+    return judged_crawl(resolve_thresholds(load_settings("rainstorm", overrides)), run_id)
 
 
 @pytest.mark.slow
