@@ -30,6 +30,14 @@ that chose it (`python benchmarks/bench_navigation_floor.py --strategies bfs
   (0.406 / 0.395) left seed 1 at 0.83, and was chosen against.
 - The sparse (English) web: BFS meets 2–20 such pages in 1 000 (its R(p) 0.11–0.14,
   below α) and no relevant page.
+- Other strategies that meet such pages, 3 000 pages, seed 0 (`--strategies fcsa fcosa_g
+  moaco --profiles default flat --max-pages 3000`), default tourism / default rainstorm /
+  flat tourism / flat rainstorm:
+  - FCOSA_G 0.90 (no floor) / 0.84 → 0.93 / 0.88 → 0.99 / 0.83 → 0.98;
+  - MOACO 0.91 → 0.97 / 0.88 → 1.00 / 0.92 → 0.99 / 0.89 → 1.00.
+  - FCSA, whose annealing starts unfocused and then focuses, loses on flat rainstorm:
+    1.00 → 0.88 (floor 0.505; its range ends at 0.50). Elsewhere it is unchanged to
+    ±0.01. No quantile passes both this crawl and BFS on flat tourism seed 1.
 - fcits_oh and OPS keep the corpora's α on every world measured (seed 0: 0–1 such
   pages among their first 200), and their figures are identical
   (`benchmarks/bench_focus.py`, seeds 0–2).
