@@ -298,8 +298,9 @@ class Crawl:
         """After `calibration.probe_pages` pages: recalibrate α on the topic words those pages
         name (scoring/web_alpha.py), and β, if α passed at most 1 in 100 of them (or one
         page) or the α found for the pages of some language lies below every α the corpora
-        find near-best; judge those pages again by it; returns the outcomes judged
-        otherwise.
+        find near-best; raise a language's α to what those of its pages whose main text
+        names no topic word reach through navigation alone (scoring/navigation_floor.py);
+        judge those pages again by it; returns the outcomes judged otherwise.
 
         **Interpretation** (SPEC §4.6 calibrates on the corpora; a web may name little
         of an ontology built from them): on the flat profile the demo's FCA ontology (142

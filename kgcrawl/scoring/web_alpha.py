@@ -121,7 +121,7 @@ other 0.390, and judged them again by it (20 changed)'
 
 def _per_language(alphas: dict[str, float]) -> str:
     """{"": 0.3} → "0.300"; {"": 0.3, "en": 0.2} → "en 0.200, other 0.300"."""
-    if set(alphas) == {ANY_LANGUAGE} or (ANY_LANGUAGE in alphas and len(set(alphas.values())) == 1):
+    if ANY_LANGUAGE in alphas and len(set(alphas.values())) == 1:
         return f"{alphas[ANY_LANGUAGE]:.3f}"
     ordered = sorted(alphas.items(), key=lambda item: item[0] or "~")
     return ", ".join(f"{lang or 'other'} {alpha:.3f}" for lang, alpha in ordered)
