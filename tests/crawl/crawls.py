@@ -4,7 +4,8 @@
 serves a hand-made site (a `Site` handler) for a test that needs one exact web.
 `killed_and_resumed` crawls PAGES pages of it twice with one seed: once
 uninterrupted, once killed with SIGKILL at the given numbers of committed
-outcomes and resumed each time. Both run at once (two processes).
+outcomes and resumed each time. Both run at once (two processes). `judged_crawl`
+crawls the small world in this process and scores its own judgement against the truth.
 """
 
 from __future__ import annotations
