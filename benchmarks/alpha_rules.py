@@ -267,13 +267,13 @@ def print_feasible(
             runs = profiles.get(profile, [])
             passing = np.min([c for c, _ in runs], axis=0) >= 0.9 if runs else shared
             shared &= passing
-            cells.append(_interval(passing) if runs else "n/a (no relevant page met)")
+            cells.append(interval(passing) if runs else "n/a (no relevant page met)")
         alpha = sorted({round(a, 2) for runs in profiles.values() for _, a in runs})
         print(f"| {domain} | {model} | {', '.join(map(str, alpha))} | " + " | ".join(cells)
-              + f" | {_interval(shared)} |")  # fmt: skip
+              + f" | {interval(shared)} |")  # fmt: skip
 
 
-def _interval(passing: np.ndarray) -> str:
+def interval(passing: np.ndarray) -> str:
     """The thresholds of GRID that pass, as 'lo–hi' (or none)."""
     if not passing.any():
         return "none"

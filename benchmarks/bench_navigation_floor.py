@@ -19,23 +19,20 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from alpha_rules import interval
 from focus import CrawlFigures, grid_jobs, world_arguments
+
+from kgcrawl.scoring.thresholds import GRID, separation
 
 
 def window(f: CrawlFigures) -> str:
-    """The α (on a 0.01 grid) whose F1 on the crawl's pages is ≥ 0.9 × the best."""
+    """The α (on the calibration grid) whose F1 on the crawl's pages is ≥ 0.9 × the best."""
     if not f.best_f1:
         return "n/a"
-    scores = np.array([r for r, _ in f.pages])
-    truth = np.array([t for _, t in f.pages], dtype=bool)
-    good = []
-    for alpha in np.arange(100) / 100:
-        judged = scores > alpha
-        tp = int((judged & truth).sum())
-        f1 = 2 * tp / (judged.sum() + truth.sum()) if tp else 0.0
-        if f1 >= 0.9 * f.best_f1:
-            good.append(alpha)
-    return f"{min(good):.2f}–{max(good):.2f}"
+    relevant = [r for r, truly in f.pages if truly]
+    irrelevant = [r for r, truly in f.pages if not truly]
+    f1 = np.array([separation(relevant, irrelevant, alpha).f1 for alpha in GRID])
+    return interval(f1 >= 0.9 * f.best_f1)
 
 
 def ratio(f: CrawlFigures) -> str:
