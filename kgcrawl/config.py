@@ -73,11 +73,13 @@ class Calibration:
     page_tokens: int = 600  # length of each composed page (calibrate.py says why)
     share: float = 0.5  # a composed page is relevant when this share of it is on topic
     pages: int = 400  # composed pages
-    probe_pages: int = 200  # α passed ≤ 1 in 100 of these: recalibrate on the words they name
-    # α at least this quantile of R(p) of the probed pages whose main text names no topic
-    # word (scoring/navigation_floor.py), when at least `navigation_pages` (0: never)
+    probe_pages: int = 200  # after these, α recalibrated on the words they name (0: never)
+    # α at least this quantile of R(p) over the pages whose main text names no topic word
+    # (scoring/navigation_floor.py), once `navigation_pages` of them (0: never) have been
+    # met, at the probe or later within the first `navigation_within` pages
     navigation_quantile: float = 0.95
     navigation_pages: int = 20
+    navigation_within: int = 1000
 
 
 @dataclass(frozen=True)
@@ -455,6 +457,11 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     for key in ("probe_pages", "navigation_pages"):
         if getattr(cal, key) < 0:
             fail(f"calibration.{key}", f"must be 0 (never) or more, got {getattr(cal, key)}")
+    if cal.navigation_within < cal.probe_pages:
+        fail(
+            "calibration.navigation_within",
+            f"must be at least probe_pages ({cal.probe_pages}), got {cal.navigation_within}",
+        )
     if not 0 < (quantile := cal.navigation_quantile) <= 1:
         fail("calibration.navigation_quantile", f"must lie in (0, 1], got {quantile}")
     for key, vector in (("relevance.r", rel.r), ("relevance.k", rel.k)):

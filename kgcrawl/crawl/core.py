@@ -37,7 +37,7 @@ from kgcrawl.scoring.relevance import (
     topic_matcher,
 )
 from kgcrawl.scoring.thresholds import admission_beta
-from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha, corpora_floor, web_alpha
+from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha, web_alpha
 from kgcrawl.text.urls import canonical_url
 
 
@@ -56,8 +56,8 @@ Rejudged = tuple[tuple[int, bool], ...]  # (seq, relevant) of outcomes judged an
 
 
 class _Judged(NamedTuple):
-    """A page downloaded before the probe (judged by the settings' α): what `_probe` needs
-    to judge it again."""
+    """A page downloaded while an α may still be found: what `_judge_pending` needs to
+    judge it again."""
 
     seq: int
     link: int
@@ -99,7 +99,7 @@ class Crawl:
 
         `composed`: the pages α was calibrated on (kgcrawl/calibrate.py), when it was
         calibrated on the corpora; with them α is recalibrated on the web's own topic
-        words if it judges next to none of the first pages relevant (`_probe`).
+        words and raised to the navigation floor (`_judge_pending`).
         """
         self.settings = settings
         rel = settings.relevance
@@ -126,7 +126,11 @@ class Crawl:
         self._explore_since = 0.0  # their sum since
         self.composed = tuple(composed)
         self.web_alpha: WebAlpha | None = None  # α recalibrated on the web's words, if it was
-        self._before_probe: list[_Judged] = []  # the pages `_probe` would judge again
+        # the pages an α still to be found would judge again (None: none will be found)
+        probes = self.composed and settings.calibration.probe_pages
+        self._pending: list[_Judged] | None = [] if probes else None
+        self._navigation = 0  # of them, pages whose main text names no topic word
+        self._passed = 0  # the pages the settings' α had passed at the probe
 
     def use_ontology(self, settings: Settings, topic: TopicModel) -> None:
         """Go on with the ontology of `settings` (a new version, crawl/versions.py).
@@ -150,7 +154,7 @@ class Crawl:
         }
         self._use_topic(topic, stats, sums)
         self.composed = ()  # counted with the old version's word indices: no probe
-        self._before_probe = []
+        self._pending = None
 
     def _use_topic(
         self, topic: TopicModel, stats: CorpusStats, sums: dict[str, dict[int, dict[int, float]]]
@@ -267,13 +271,12 @@ class Crawl:
             self.solve_pagerank()  # with r1 = 0 no P depends on PageRank: nothing to re-score
         self.strategy.observe(link, page, relevant, relevance)
         rejudged: Rejudged = ()
-        probe = self.settings.calibration.probe_pages
-        if self.composed and self.web_alpha is None and self.counters.dp <= probe:
+        if self._pending is not None:
             seq = self.counters.outcomes
             navigation_only = relevance > 0 and not outcome.mentions
-            self._before_probe.append(_Judged(seq, link, relevance, outcome.lang, navigation_only))
-            if self.counters.dp == probe:
-                rejudged = self._probe()
+            self._pending.append(_Judged(seq, link, relevance, outcome.lang, navigation_only))
+            self._navigation += navigation_only
+            rejudged = self._judge_pending()
         return Decision(relevance, relevant, link_scores, rejudged=rejudged)
 
     def _judge_exploration(self, relevance: float) -> None:
@@ -289,105 +292,70 @@ class Crawl:
             c.explore_ended = c.dp
 
     def alpha(self, lang: str | None) -> float:
-        """The α a page in `lang` is judged by: the settings', or the web's after `_probe`."""
+        """The α a page in `lang` is judged by: the settings', or the web's (`_judge_pending`)."""
         if self.web_alpha is None:
             return float(self.settings.relevance.alpha)
         return self.web_alpha.alpha(lang)
 
-    def _probe(self) -> Rejudged:
-        """After `calibration.probe_pages` pages: recalibrate α on the topic words those pages
-        name (scoring/web_alpha.py), and β, if α passed at most 1 in 100 of them (or one
-        page) or the α found for the pages of some language lies below every α the corpora
-        find near-best; raise a language's α to what those of its pages whose main text
-        names no topic word reach through navigation alone (scoring/navigation_floor.py);
-        judge those pages again by it; returns the outcomes judged otherwise.
+    def _judge_pending(self) -> Rejudged:
+        """At page `calibration.probe_pages`, α recalibrated on the web's words (`_words_alpha`);
+        from then on, α raised to the navigation floor (`_navigation_floor`) once enough
+        pages whose main text names no topic word have been met. The pages met so far are
+        judged again by the α found; returns (seq, relevant) of those judged otherwise.
 
-        **Interpretation** (SPEC §4.6 calibrates on the corpora; a web may name little
-        of an ontology built from them): on the flat profile the demo's FCA ontology (142
-        concepts, 94 of which no page of the crawl names) left every page below the
-        corpora's α 0.41: `kgcrawl demo --sandbox-profile flat` judged 1 page of 2 000
-        relevant (F1 0.001 against the truth; best threshold 0.27, F1 0.96) and the
-        refresh found no term. Recalibrated after 200 pages on the 46 words they name:
-        α 0.28 (Chinese pages 0.29), LP 1 978, F1 0.960, and the refresh has pages to
-        learn from (none of whose words splits them beyond chance, ontology/new_terms.py).
-        With ontologies built so for both domains (`benchmarks/bench_web_alpha.py`, 1 000
-        pages), flat's F1 ÷ best went 0 → 1.00 / 0.98 (fcits_oh, tourism / rainstorm)
-        and 0 → 0.68 / 0.99 (BFS), and fcits_oh's true harvest 38 → 92 % / 42 → 93 %
-        (judging no page relevant, it explored every other turn). A visible failure (at
-        most 1 in 100 pages passed α) triggers it, or an α the corpora disown (next
-        paragraph), so a crawl whose α works is untouched: the sparse profile there, and
-        `benchmarks/bench_focus.py` with the shipped pipelines, give the same figures as
-        without it. Among off-topic
-        pages (BFS on the sparse profile meets no relevant page in 1 000) it triggers,
-        but the pages name 1–3 topic words, and the α found there (0.06–0.07) would pass
-        a page naming one word that the corpora's α does not: the crawl keeps its α
-        (scoring/web_alpha.py `web_alpha`).
+        INTERPRETATION
+        """
+        cal, dp = self.settings.calibration, self.counters.dp
+        if dp < cal.probe_pages:
+            return ()
+        web, pages = self.web_alpha, self._pending or []
+        if dp == cal.probe_pages:
+            self._passed = self.counters.lp
+            web = self._words_alpha()
+        if self._navigation >= cal.navigation_pages > 0:
+            web = self._navigation_floor(web, pages)
+            self._pending = None
+        if not cal.navigation_pages or dp >= cal.navigation_within:
+            self._pending = None  # these pages are never judged again
+        return () if web is None or web is self.web_alpha else self._judge_again(web, pages)
 
-        **Interpretation** (a web that names part of a corpus-built ontology without
-        failing visibly): `build-ontology corpus/rainstorm` (no `--base`: a user's own
-        topic, 118 concepts) calibrated α 0.51 (near-best 0.49–0.54); on the default web,
-        where the first 200 pages name 48 of its words, fcits_oh judged 103 of them
-        relevant, so the rule above kept α, and of 1 000 pages (910 truly relevant) it
-        judged 567 relevant: F1 0.745 against the best threshold's 0.964 (α 0.34); BFS
-        0.646 against 0.887. The web's α (0.33–0.37) lies below the whole range of α
-        whose F1 on the corpora is within `calibration.tolerance` of the best
-        (`corpora_floor`): the corpora themselves do not support α that high on this
-        web's words. So such an α is taken too: F1 0.964 (1.00 of the best) and 0.864
-        (0.97). The α of any page language counts: on the sparse (English) web the same
-        ontology's α for English pages was 0.265 and for the others 0.51, and fcits_oh's
-        F1 went 0.335 → 0.933 (0.36 → 0.99 of the best) with the English one taken.
-        Within that range the corpora cannot tell the two apart and α stays:
-        with the shipped ontologies the web's α is 0.32–0.40 against near-best ranges of
-        0.35–0.43 (tourism) and 0.30–0.54 (rainstorm), and `benchmarks/bench_focus.py`
-        gives the same table; taken there, it lowered BFS's F1 ÷ best by 0.01–0.03. With
-        the demo's kind of ontology (built into the shipped one, bench_web_alpha.py) the
-        default web's α is taken: F1 ÷ best 0.99 → 1.00 and 0.98 → 1.00 (fcits_oh,
-        tourism / rainstorm), 0.98 → 0.95 and 0.92 → 0.98 (BFS).
+    def _words_alpha(self) -> WebAlpha | None:
+        """α (and β with it) recalibrated on the topic words the probed pages name
+        (scoring/web_alpha.py), when it is lower than the corpora's."""
+        cal = self.settings.calibration
+        web = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
+                        self.alpha(None), cal.tolerance, cal.precision)  # fmt: skip
+        if web is not None and self.frontier.beta is not None:
+            r2 = self.settings.relevance.r[1]
+            self.frontier.set_beta(admission_beta(web.alpha(None), r2, cal.beta_margin))
+        return web
 
-        **Interpretation** (the spec is silent): the α found is the crawl's judgement of
-        every page it downloaded with this ontology, so the probe pages are judged again
-        by it, in the run log, the graph, LP and FCITS_OH's host counts. Judged by the old
-        α, the flat demo's first 200 pages stayed irrelevant though 165 are truly
-        relevant: the graph lacked 193 pages the crawl's own α passes (163 truly
-        relevant), and the F1 of its judgement was 0.920 (best 0.962; now 0.960). In
-        `bench_web_alpha.py` flat's F1 ÷ best went 0.90 → 1.00 / 0.88 → 0.98 (fcits_oh,
-        tourism / rainstorm) and 0.65 → 0.68 / 0.92 → 0.99 (BFS), true harvest the same.
+    def _navigation_floor(self, web: WebAlpha | None, pages: list[_Judged]) -> WebAlpha | None:
+        """`web` with a page language's α raised to what `pages` whose main text names no
+        topic word reach through navigation alone (scoring/navigation_floor.py).
+
+        INTERPRETATION2
         """
         cal = self.settings.calibration
-        early, self._before_probe = self._before_probe, []
-        old = self.alpha(None)  # every page so far was judged by it
-        found = self._words_alpha(old)
-        navigation = [(p.lang, p.relevance) for p in early if p.navigation_only and p.lang]
+        navigation = [(p.lang, p.relevance) for p in pages if p.navigation_only and p.lang]
         floors = navigation_floors(navigation, cal.navigation_quantile, cal.navigation_pages)
-        web = floored(found, old, floors, len(navigation))
-        if web is None:
-            return ()
-        changed = [(p, now) for p in early if (now := p.relevance > web.alpha(p.lang))
-                   != (p.relevance > old)]  # fmt: skip
-        passed = self.counters.lp
+        raised = floored(web, float(self.settings.relevance.alpha), floors, self._navigation)
+        if raised is None or raised is web:
+            return web
+        return replace(raised, floor_after=self.counters.dp)
+
+    def _judge_again(self, web: WebAlpha, pages: list[_Judged]) -> Rejudged:
+        """Go on with `web`, judging `pages` again by it: LP and the strategy's host counts
+        follow; returns (seq, relevant) of those it judges otherwise."""
+        changed = [(p, now) for p in pages if (now := p.relevance > web.alpha(p.lang))
+                   != (p.relevance > self.alpha(p.lang))]  # fmt: skip
         for page, now in changed:
             self.counters.lp += 1 if now else -1
             self.strategy.judged_again(self.frontier.host_of(page.link), now)
-        self.web_alpha = replace(web, after=self.counters.dp, passed=passed,
-                                 rejudged=len(changed))  # fmt: skip
-        if found is not None and self.frontier.beta is not None:
-            r2 = self.settings.relevance.r[1]
-            self.frontier.set_beta(admission_beta(found.alpha(None), r2, cal.beta_margin))
+        before = self.web_alpha.rejudged if self.web_alpha else 0
+        self.web_alpha = replace(web, after=self.settings.calibration.probe_pages,
+                                 passed=self._passed, rejudged=before + len(changed))  # fmt: skip
         return tuple((page.seq, now) for page, now in changed)
-
-    def _words_alpha(self, old: float) -> WebAlpha | None:
-        """The α recalibrated on the words the probed pages name, when `_probe` takes it."""
-        cal = self.settings.calibration
-        found = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
-                          old, cal.tolerance, cal.precision)  # fmt: skip
-        if found is None:
-            return None
-        failed = self.counters.lp <= max(1, self.counters.dp // 100)  # visibly
-        if not failed and min(found.alphas.values()) >= corpora_floor(
-            self.composed, self.topic_vector, self.nameable, cal.tolerance
-        ):
-            return None  # the corpora cannot tell the web's α from theirs: α transfers
-        return found
 
     def fold_logged(self, link: int, outcome: Outcome) -> tuple[Outcome, Rejudged]:
         """`fold`, and the outcome as the run log keeps it (numbered, its decision applied),

@@ -1,4 +1,4 @@
-"""α on the topic words the web names: calibration's fallback when it does not transfer.
+"""α on the topic words the web names: what a crawl goes on with where it is lower.
 
 Calibration (SPEC §4.6, kgcrawl/calibrate.py) scores pages composed of the
 domain's corpus, which names the ontology's words as that corpus does. An
@@ -32,7 +32,6 @@ import numpy as np
 from kgcrawl.scoring.relevance import document_weights, vector_norm, weights_relevance
 from kgcrawl.scoring.thresholds import (
     Separation,
-    near_best,
     precise_separation,
     robust_separation,
 )
@@ -75,6 +74,7 @@ class WebAlpha:
     rejudged: int = 0  # how many of them this α judges otherwise (crawl/core.py `_probe`)
     floors: dict[str, float] = field(default_factory=dict)  # languages whose α was raised
     navigation: int = 0  # pages whose main text names no topic word, which set the floors
+    floor_after: int = 0  # the pages the crawl had downloaded when it raised α to the floors
 
     def alpha(self, lang: str | None) -> float:
         return self.alphas.get(lang or ANY_LANGUAGE, self.alphas[ANY_LANGUAGE])
@@ -83,7 +83,7 @@ class WebAlpha:
         """What a run keeps of it (crawl/engine.py), and what `recalibrated` says."""
         return {"after": self.after, "passed": self.passed, "words": self.words,
                 "alphas": self.alphas, "rejudged": self.rejudged, "floors": self.floors,
-                "navigation": self.navigation}  # fmt: skip
+                "navigation": self.navigation, "floor_after": self.floor_after}  # fmt: skip
 
 
 def recalibrated(record: dict) -> str:
@@ -94,10 +94,11 @@ def recalibrated(record: dict) -> str:
     'judged 1 of the first 200 pages relevant: recalibrated on the 48 topic words they name, \
 α = en 0.250, other 0.280, and judged them again by it (193 changed)'
     >>> recalibrated({"after": 200, "passed": 150, "words": 0, "alphas": {"": 0.39, "zh": 0.44},
-    ...               "rejudged": 20, "floors": {"zh": 0.44}, "navigation": 29})
-    'judged 150 of the first 200 pages relevant; 29 of those 200 name no topic word in their \
-main text, yet reach R(p) zh 0.440 through navigation alone: α raised to it, α = zh 0.440, \
-other 0.390, and judged them again by it (20 changed)'
+    ...               "rejudged": 20, "floors": {"zh": 0.44}, "navigation": 29,
+    ...               "floor_after": 227})
+    'judged 150 of the first 200 pages relevant; 29 of the first 227 name no topic word in \
+their main text, yet reach R(p) zh 0.440 through navigation alone: α raised to it, α = zh \
+0.440, other 0.390, and judged them again by it (20 changed)'
 
     A run recorded before pages were judged again (no "rejudged") used it from the next page:
 
@@ -109,9 +110,9 @@ other 0.390, and judged them again by it (20 changed)'
         said += f": recalibrated on the {record['words']} topic words they name"
     if floors := record.get("floors"):
         said += (
-            f"; {record['navigation']} of those {record['after']} name no topic word in their "
-            f"main text, yet reach R(p) {_per_language(floors)} through navigation alone: "
-            "α raised to it"
+            f"; {record['navigation']} of the first {record.get('floor_after') or record['after']} "
+            f"name no topic word in their main text, yet reach R(p) {_per_language(floors)} "
+            "through navigation alone: α raised to it"
         )
     said += f", α = {_per_language(record['alphas'])}"
     if "rejudged" in record:
@@ -185,25 +186,6 @@ def web_alpha(
     if all(value == alpha for value in alphas.values()):
         return None
     return WebAlpha(int(named.sum()), chosen, alphas)
-
-
-def corpora_floor(
-    pages: Sequence[ComposedPage],
-    vector: np.ndarray,
-    nameable: dict[str, np.ndarray],
-    tolerance: float,
-) -> float:
-    """The lowest α whose F1 on the composed pages, scored over every topic word as
-    calibration scored them, is within `tolerance` of the best: below it the corpora
-    themselves say α is too low, within it they cannot tell it from their own choice.
-
-    >>> vector = np.array([1.0, 1.0])
-    >>> pages = [ComposedPage({0: 1.0, 1: 1.0}, "zh", True), ComposedPage({0: 1.0}, "zh", False)]
-    >>> corpora_floor(pages, vector, {}, 0.04)  # R 1.0 and 0.7071: every α in [0.71, 0.99]
-    0.71
-    """
-    every = np.ones(len(vector), dtype=bool)
-    return near_best(*_scores(pages, vector, nameable, every), tolerance)[0].alpha
 
 
 def _scores(

@@ -97,34 +97,34 @@ def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_n
     assert +hosts.relevant == Counter(host for _, _, r, host in pages if r)
 
 
-def _crawl_default(ontology: Path | None, run_id: str) -> tuple[CrawlResult, float, float]:
-    """A rainstorm crawl of the small default world with `ontology` (None: the shipped one),
-    the F1 of its own judgement against the truth, and the best threshold's."""
+def _crawl_default(ontology: Path, probe: int, run_id: str) -> tuple[CrawlResult, float, float]:
+    """A rainstorm crawl of the small default world with `ontology`, probing α after
+    `probe` pages (0: never), the F1 of its own judgement against the truth, and the
+    best threshold's."""
     overrides = {"crawl.max_pages": PAGES, "crawl.workers": 1, "fetch.delay": 0,
-                 "graph.uri": "none", "calibration.probe_pages": PROBE}  # fmt: skip
-    if ontology is not None:  # a built ontology's root is named after its domain
-        overrides |= {"ontology": str(ontology), "topic": "rainstorm"}
+                 "graph.uri": "none", "calibration.probe_pages": probe,
+                 "ontology": str(ontology), "topic": "rainstorm"}  # fmt: skip
     return judged_crawl(resolve_thresholds(load_settings("rainstorm", overrides)), run_id)
 
 
 @pytest.mark.slow
-def test_an_alpha_the_corpora_disown_is_recalibrated_though_pages_pass_it(
+def test_an_alpha_lower_on_the_webs_words_is_taken_though_pages_pass_the_corpora_alpha(
     tmp_path, monkeypatch
 ) -> None:
     """An ontology built from corpus/rainstorm alone (a user's own topic, no `--base`) on
     the default web: the corpora's α passes many of the first pages, so nothing fails
-    visibly, yet the α found on the words they name lies below every α the corpora find
-    near-best (`corpora_floor`). The crawl takes it, and its judgement reaches 0.9 × the
-    best threshold's F1. The shipped ontology, whose web α lies inside that range,
-    keeps the corpora's α."""
+    visibly, yet the α found on the words they name is lower. The crawl takes it, and
+    its judgement reaches 0.9 × the best threshold's F1, which the corpora's α misses."""
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path / "cache"))
     options = BuildOptions(domain="rainstorm", out=tmp_path / "storm.fca.owl",
                            lattice_dir=tmp_path)  # fmt: skip
     owl = build_ontology(CHECKOUT / "corpus" / "rainstorm", options).files[-2]
-    built, f1, best = _crawl_default(owl, "built")
-    web = built.web_alpha
-    assert web is not None and web.passed > PROBE // 100  # taken though pages passed α
+    probed, f1, best = _crawl_default(owl, PROBE, "probed")
+    web = probed.web_alpha
+    assert web is not None and web.words and web.passed > PROBE // 100
+    assert min(web.alphas.values()) < probed.alpha
     assert f1 >= 0.9 * best > 0
-    shipped, f1, best = _crawl_default(None, "shipped")
-    assert shipped.web_alpha is None and f1 >= 0.9 * best > 0
+    unprobed, f1_corpora, best_corpora = _crawl_default(owl, 0, "corpora")
+    assert unprobed.web_alpha is None  # β moved with α: a crawl of other pages
+    assert f1_corpora < 0.9 * best_corpora
