@@ -5,7 +5,7 @@ builds tourism's) holds the corpus's vocabulary; on a web that names little of i
 corpora's α can sit above every page. Each domain's built ontology drives the same
 sequential crawls (benchmarks/focus.py: seed 0, one worker, α and β calibrated as
 `crawl` does) with `calibration.probe_pages` = 0 (never recalibrate) and 200 (the
-default, crawl/core.py `_probe`). Printed per crawl: LP, the F1 of the crawl's own
+default, crawl/core.py `_judge_pending`). Printed per crawl: LP, the F1 of the crawl's own
 judgement against the truth ÷ the best threshold's, the true harvest @1 000, and the α
 the crawl moved to.
 
@@ -13,7 +13,7 @@ the crawl moved to.
         [--profiles …] [--domains …] [--seed 0]
 
 Measured 2026-11-27, with the probe also taking an α below the corpora's near-best
-range (crawl/core.py `_probe`; 1 000 pages; F1 of the crawl's judgement against the
+range (crawl/core.py `_judge_pending`; 1 000 pages; F1 of the crawl's judgement against the
 truth ÷ the best threshold's, probe 0 → 200):
 
 | domain | profile | fcits_oh | BFS | α (other / zh / en pages; fcits_oh, BFS) |

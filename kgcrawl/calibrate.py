@@ -61,14 +61,15 @@ profiles is 0.42–0.43 for tourism's ontology (calibrated 0.38) and none for ra
 (default needs ≥ 0.49, sparse ≤ 0.48); the keyword models pass with 0.23–0.38 and
 0.20–0.43 (calibrated 0.39 and 0.45).
 
-The composed pages are cached with α (as W_D of the topic words each names), and a
-crawl whose α judged at most 1 in 100 of its first `calibration.probe_pages` pages
-relevant calibrates again on them, projected onto the topic words its pages name
-(scoring/web_alpha.py, crawl/core.py `_probe`): the fallback for a web whose register
-the corpora do not share. At the same probe a page language's α is raised to what
-the probed pages whose main text names no topic word reach through their navigation
-alone (scoring/navigation_floor.py): the composed pages have no navigation, and this
-is what a crawl that meets few relevant pages (BFS, above) was missing.
+The composed pages are cached with α (as W_D of the topic words each names), and
+after its first `calibration.probe_pages` pages a crawl calibrates again on them,
+projected onto the topic words its pages name, and goes on with that α where it is
+lower (scoring/web_alpha.py, crawl/core.py `_judge_pending`): a web whose register the
+corpora do not share scores lower. A page language's α is raised, at the probe or
+later, to what the pages whose main text names no topic word reach through their
+navigation alone (scoring/navigation_floor.py): the composed pages have no
+navigation, and this is what a crawl that meets few relevant pages (BFS, above) was
+missing.
 
 The result is cached by a key over everything that changes it: the ontology
 file's SHA-256, the topic, k, τ, whether the strategy weighs every topic word

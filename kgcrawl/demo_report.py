@@ -91,7 +91,7 @@ def _crawl_section(result: DemoResult) -> list[str]:
 
 
 def _recalibrated(crawl: CrawlResult) -> str:
-    """When the crawl recalibrated α on the web's topic words (crawl/core.py `_probe`)."""
+    """When the crawl recalibrated α on the web's topic words (crawl/core.py `_judge_pending`)."""
     from kgcrawl.scoring.web_alpha import recalibrated
 
     web = crawl.web_alpha

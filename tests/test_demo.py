@@ -111,7 +111,7 @@ def test_on_an_english_web_the_demo_ontology_judges_pages_as_well_as_the_best_th
                    "--seed", "1", "--sandbox-profile", "sparse")  # fmt: skip
     lines = _section(report, "## α against the truth").splitlines()
     # the crawl's own judgement: by the pipeline's α, or "as crawled" when the crawl took
-    # the α of the web's words (crawl/core.py `_probe`)
+    # the α of the web's words (crawl/core.py `_judge_pending`)
     rows = [line.split("|") for line in lines if line.startswith(("| 0.", "| as crawled"))]
     f1 = {"best" if "(best F1)" in row[1] else "own": float(row[5]) for row in rows}
     assert len(rows) == 2 and f1["own"] >= 0.9 * f1["best"] > 0

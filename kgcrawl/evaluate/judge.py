@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 class TruthScores:
     """R(p) of downloaded pages the truth calls relevant, and of the others; how many of
     each the crawl itself judged relevant (`judged`: by the α it crawled with, which
-    may have moved, crawl/core.py `_probe`).
+    may have moved, crawl/core.py `_judge_pending`).
 
     `unknown` counts the pages the truth does not know (among `irrelevant`).
     """

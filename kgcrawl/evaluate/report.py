@@ -325,7 +325,7 @@ def separation_markdown(scores: TruthScores, alpha: float) -> str:
     """How well the crawl's judgement matches the truth, beside the best-F1 threshold's.
 
     The judgement is the crawl's own, from its log: R(p) > α, with the α recalibrated on
-    the web if the crawl did so (crawl/core.py `_probe`), or the keyword model's α of a
+    the web if the crawl did so (crawl/core.py `_judge_pending`), or the keyword model's α of a
     strategy that weighs every topic word alike.
     """
     relevant, irrelevant = scores.relevant, scores.irrelevant

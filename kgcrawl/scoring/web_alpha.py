@@ -71,7 +71,7 @@ class WebAlpha:
     alphas: dict[str, float]
     after: int = 0  # the pages the crawl had downloaded when it recalibrated
     passed: int = 0  # how many of them had passed the corpora's α
-    rejudged: int = 0  # how many of them this α judges otherwise (crawl/core.py `_probe`)
+    rejudged: int = 0  # how many of them this α judges otherwise (crawl/core.py `_judge_pending`)
     floors: dict[str, float] = field(default_factory=dict)  # languages whose α was raised
     navigation: int = 0  # pages whose main text names no topic word, which set the floors
     floor_after: int = 0  # the pages the crawl had downloaded when it raised α to the floors

@@ -1,6 +1,7 @@
-"""A crawl whose corpus-calibrated α judges next to none of its first pages relevant
-recalibrates α on the topic words those pages name (crawl/core.py `_probe`), through a
-real crawl of the sandbox's flat profile with the demo's kind of ontology."""
+"""A crawl recalibrates α on the topic words its first pages name and goes on with it
+where it is lower (crawl/core.py `_judge_pending`): through real crawls of the sandbox's
+flat profile with the demo's kind of ontology, and of its default profile with an
+ontology built from a corpus alone."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ def test_csv_round_trip_and_bad_files(rows, tmp_path) -> None:
 def test_the_alpha_table_judges_by_the_crawls_own_judgement() -> None:
     """Pages of R 0.5 and 0.3 truly relevant, 0.2 not, α 0.40. A crawl that judged as
     "R(p) > α" has one page above α (precision 1, recall ½, F1 0.667); one that judged
-    both relevant pages relevant (its α moved, crawl/core.py `_probe`) has F1 1."""
+    both relevant pages relevant (its α moved, crawl/core.py `_judge_pending`) has F1 1."""
     as_alpha = TruthScores([0.5, 0.3], [0.2], judged=(1, 0))
     rows = separation_markdown(as_alpha, 0.40).splitlines()
     assert "| 0.40 (the pipeline's) | 1 | 100.00 % | 50.00 % | 0.667 |" in rows

@@ -66,7 +66,8 @@ class Strategy:
         """The selected link was fetched: its page id and R(p), or None and 0 if it failed."""
 
     def judged_again(self, host: str, relevant: bool) -> None:
-        """A page of `host` observed earlier is now judged `relevant` (α moved: core `_probe`)."""
+        """A page of `host` observed earlier is now judged `relevant` (α moved:
+        crawl/core.py `_judge_pending`)."""
 
 
 # name → "module:Class", imported only when used.
