@@ -127,6 +127,8 @@ def _cases() -> list[tuple[str, list[str], str]]:
         "colony.link_weights=1,1,1": "colony.link_weights",
         "calibration.share=1": "calibration.share",
         "calibration.pages=3": "calibration.pages",
+        "calibration.navigation_quantile=0": "calibration.navigation_quantile",
+        "calibration.navigation_within=100": "calibration.navigation_within",
         "graph.uri=mongodb://x": "graph.uri",
         "graph.uri=falkordb://127.0.0.1": "graph.uri",
         "graph.uri=bolt://h:99999": "graph.uri",

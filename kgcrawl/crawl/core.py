@@ -12,6 +12,7 @@ exactly (crawl/state.py).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -129,7 +130,8 @@ class Crawl:
         # the pages an α still to be found would judge again (None: none will be found)
         probes = self.composed and settings.calibration.probe_pages
         self._pending: list[_Judged] | None = [] if probes else None
-        self._navigation = 0  # of them, pages whose main text names no topic word
+        self._navigation: Counter[str] = Counter()  # of them, per language, pages whose main
+        # text names no topic word
         self._passed = 0  # the pages the settings' α had passed at the probe
 
     def use_ontology(self, settings: Settings, topic: TopicModel) -> None:
@@ -275,7 +277,8 @@ class Crawl:
             seq = self.counters.outcomes
             navigation_only = relevance > 0 and not outcome.mentions
             self._pending.append(_Judged(seq, link, relevance, outcome.lang, navigation_only))
-            self._navigation += navigation_only
+            if navigation_only and outcome.lang:
+                self._navigation[outcome.lang] += 1
             rejudged = self._judge_pending()
         return Decision(relevance, relevant, link_scores, rejudged=rejudged)
 
@@ -299,8 +302,9 @@ class Crawl:
 
     def _judge_pending(self) -> Rejudged:
         """At page `calibration.probe_pages`, α recalibrated on the web's words (`_words_alpha`);
-        from then on, α raised to the navigation floor (`_navigation_floor`) once enough
-        pages whose main text names no topic word have been met. The pages met so far are
+        from then on, α raised to the navigation floor (`_navigation_floor`) once
+        `calibration.navigation_pages` pages of one language whose main text names no
+        topic word have been met. The pages met so far are
         judged again by the α found; returns (seq, relevant) of those judged otherwise.
 
         **Interpretation** (SPEC §4.6 calibrates on the corpora; a web may name little
@@ -362,7 +366,7 @@ class Crawl:
         if dp == cal.probe_pages:
             self._passed = self.counters.lp
             web = self._words_alpha()
-        if self._navigation >= cal.navigation_pages > 0:
+        if max(self._navigation.values(), default=0) >= cal.navigation_pages > 0:
             web = self._navigation_floor(web, pages)
             self._pending = None
         if not cal.navigation_pages or dp >= cal.navigation_within:
@@ -384,9 +388,13 @@ class Crawl:
         """`web` with a page language's α raised to what `pages` whose main text names no
         topic word reach through navigation alone (scoring/navigation_floor.py)."""
         cal = self.settings.calibration
+        alpha = float(self.settings.relevance.alpha)
         navigation = [(p.lang, p.relevance) for p in pages if p.navigation_only and p.lang]
-        floors = navigation_floors(navigation, cal.navigation_quantile, cal.navigation_pages)
-        raised = floored(web, float(self.settings.relevance.alpha), floors, self._navigation)
+        passed = [(p.lang, p.relevance) for p in pages if not p.navigation_only and p.lang
+                  and p.relevance > (web.alpha(p.lang) if web else alpha)]  # fmt: skip
+        floors = navigation_floors(navigation, passed, cal.navigation_quantile,
+                                   cal.navigation_pages)  # fmt: skip
+        raised = floored(web, alpha, floors, self._navigation.total())
         if raised is None or raised is web:
             return web
         return replace(raised, floor_after=self.counters.dp)

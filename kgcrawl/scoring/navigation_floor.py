@@ -10,7 +10,8 @@ A crawl that meets many such pages then judges them relevant; BFS meets many.
 
 So the α a page language is judged by is raised to the `quantile` of R(p) over
 the pages in that language whose main text names no topic word but whose R(p)
-is above 0. It is found once `min_pages` such pages have been met, at the probe of
+is above 0. It is found once `min_pages` such pages of one language have been met
+(each language with as many gets its floor then), at the probe of
 α (`crawl/core.py` `_judge_pending`) or later within the first
 `calibration.navigation_within` pages. A crawl that focuses meets few such pages and
 keeps its α.
@@ -44,9 +45,9 @@ that chose it (`python benchmarks/bench_navigation_floor.py --strategies bfs
   are never floored; with the floor alone their figures were identical
   (`benchmarks/bench_focus.py`, seeds 0–2).
 
->>> navigation_floors([("zh", 0.40), ("zh", 0.50), ("zh", 0.45), ("en", 0.9)], 0.5, 3)
+>>> navigation_floors([("zh", 0.40), ("zh", 0.50), ("zh", 0.45), ("en", 0.9)], [], 0.5, 3)
 {'zh': 0.45}
->>> navigation_floors([("zh", 0.40), ("zh", 0.50)], 0.5, 3)
+>>> navigation_floors([("zh", 0.40), ("zh", 0.50)], [], 0.5, 3)
 {}
 """
 
@@ -61,20 +62,38 @@ from kgcrawl.scoring.web_alpha import ANY_LANGUAGE, WebAlpha
 
 
 def navigation_floors(
-    pages: Iterable[tuple[str, float]], quantile: float, min_pages: int
+    navigation: Iterable[tuple[str, float]],
+    passed: Iterable[tuple[str, float]],
+    quantile: float,
+    min_pages: int,
 ) -> dict[str, float]:
-    """{page language: the `quantile` of R(p)} over `pages`, given as (language, R(p)).
-    These are the pages whose main text names no topic word and whose R(p) > 0. Only
-    languages with at least `min_pages` of them are given, and none when `min_pages`
-    is 0."""
+    """{page language: the `quantile` of R(p) over its `navigation` pages}, each page given
+    as (language, R(p)). Those are the pages whose main text names no topic word and
+    whose R(p) > 0; a language needs at least `min_pages` of them (none when 0). The
+    quantile is taken over those that score no higher than the median of the language's
+    `passed` pages: those whose main text names a topic word and that the crawl's α
+    passes. A navigation page above that median could only be judged irrelevant by
+    judging irrelevant half of the pages the crawl judges relevant on their own words.
+
+    >>> navigation_floors([("zh", .40), ("zh", .45), ("zh", .60), ("en", .9)],
+    ...                   [("zh", .50), ("zh", .55), ("zh", .70)], 1.0, 3)
+    {'zh': 0.45}
+    """
+    scores, cut = _by_language(navigation), _by_language(passed)
+    floors = {}
+    for lang, values in sorted(scores.items()):
+        median = float(np.median(cut[lang])) if lang in cut else 1.0
+        kept = [r for r in values if r <= median]
+        if min_pages and len(values) >= min_pages and kept:
+            floors[lang] = round(float(np.quantile(kept, quantile)), 4)
+    return floors
+
+
+def _by_language(pages: Iterable[tuple[str, float]]) -> dict[str, list[float]]:
     by_lang: dict[str, list[float]] = {}
     for lang, relevance in pages:
         by_lang.setdefault(lang, []).append(relevance)
-    return {
-        lang: round(float(np.quantile(scores, quantile)), 4)
-        for lang, scores in sorted(by_lang.items())
-        if min_pages and len(scores) >= min_pages
-    }
+    return by_lang
 
 
 def floored(
