@@ -61,6 +61,8 @@ class CrawlFigures:
     navigation: int = 0  # pages whose main text names no topic word, yet R(p) > 0
     navigation_relevant: int = 0  # of them, truly relevant
     floors: dict[str, float] = field(default_factory=dict)  # α raised (navigation_floor.py)
+    navigation_at: list[int] = field(default_factory=list)  # those pages' places in `pages`
+    judged: list[bool] = field(default_factory=list)  # the crawl's own judgement of each page
 
 
 @dataclass
@@ -117,8 +119,8 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
     scores = TruthScores.of(zip(relevances, truths, (o.relevant for o in trial.pages), strict=True))
     best = best_separation(scores.relevant, scores.irrelevant)
     cumulative = np.cumsum(truths) if truths else np.zeros(0)
-    navigation = [t for o, t in zip(trial.pages, truths, strict=True)
-                  if (o.relevance or 0.0) > 0 and not o.mentions]  # fmt: skip
+    navigation_at = [i for i, o in enumerate(trial.pages) if (o.relevance or 0.0) > 0
+                     and not o.mentions]  # fmt: skip
     web = trial.crawl.web_alpha
     return CrawlFigures(
         label=label,
@@ -136,9 +138,11 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         web_alpha=recalibrated(web.record()) if web else "",
         explored=counters.explored,
         explore_ended=counters.explore_ended,
-        navigation=len(navigation),
-        navigation_relevant=sum(navigation),
+        navigation=len(navigation_at),
+        navigation_relevant=sum(truths[i] for i in navigation_at),
         floors=web.floors if web else {},
+        navigation_at=navigation_at,
+        judged=[bool(o.relevant) for o in trial.pages],
     )
 
 
