@@ -38,7 +38,7 @@ from kgcrawl.scoring.relevance import (
     topic_matcher,
 )
 from kgcrawl.scoring.thresholds import admission_beta
-from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha, web_alpha
+from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha, corpora_floor, web_alpha
 from kgcrawl.text.urls import canonical_url
 
 
@@ -374,12 +374,19 @@ class Crawl:
         return () if web is None or web is self.web_alpha else self._judge_again(web, pages)
 
     def _words_alpha(self) -> WebAlpha | None:
-        """α (and β with it) recalibrated on the topic words the probed pages name
-        (scoring/web_alpha.py), when it is lower than the corpora's."""
+        """α recalibrated on the topic words the probed pages name (scoring/web_alpha.py),
+        when it is lower than the corpora's; β with it only where the corpora's α failed:
+        it passed at most 1 in 100 of those pages (or one), or the α found lies below
+        every α the corpora find near-best (`corpora_floor`)."""
         cal = self.settings.calibration
         web = web_alpha(self.composed, self.topic_vector, self.nameable, self.stats.doc_freq > 0,
                         self.alpha(None), cal.tolerance, cal.precision)  # fmt: skip
-        if web is not None and self.frontier.beta is not None:
+        if web is None or self.frontier.beta is None:
+            return web
+        failed = self.counters.lp <= max(1, self.counters.dp // 100)  # visibly
+        if failed or min(web.alphas.values()) < corpora_floor(
+            self.composed, self.topic_vector, self.nameable, cal.tolerance
+        ):
             r2 = self.settings.relevance.r[1]
             self.frontier.set_beta(admission_beta(web.alpha(None), r2, cal.beta_margin))
         return web

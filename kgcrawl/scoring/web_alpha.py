@@ -32,6 +32,7 @@ import numpy as np
 from kgcrawl.scoring.relevance import document_weights, vector_norm, weights_relevance
 from kgcrawl.scoring.thresholds import (
     Separation,
+    near_best,
     precise_separation,
     robust_separation,
 )
@@ -186,6 +187,25 @@ def web_alpha(
     if all(value == alpha for value in alphas.values()):
         return None
     return WebAlpha(int(named.sum()), chosen, alphas)
+
+
+def corpora_floor(
+    pages: Sequence[ComposedPage],
+    vector: np.ndarray,
+    nameable: dict[str, np.ndarray],
+    tolerance: float,
+) -> float:
+    """The lowest α whose F1 on the composed pages, scored over every topic word as
+    calibration scored them, is within `tolerance` of the best: below it the corpora
+    themselves say α is too low, within it they cannot tell it from their own choice.
+
+    >>> vector = np.array([1.0, 1.0])
+    >>> pages = [ComposedPage({0: 1.0, 1: 1.0}, "zh", True), ComposedPage({0: 1.0}, "zh", False)]
+    >>> corpora_floor(pages, vector, {}, 0.04)  # R 1.0 and 0.7071: every α in [0.71, 0.99]
+    0.71
+    """
+    every = np.ones(len(vector), dtype=bool)
+    return near_best(*_scores(pages, vector, nameable, every), tolerance)[0].alpha
 
 
 def _scores(
