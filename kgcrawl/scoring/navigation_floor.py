@@ -51,7 +51,7 @@ that chose it (shipped pipelines, one worker):
   0.11–0.18, below α) and no relevant page.
 - Found after the probe: FCOSA_G on default tourism met 15 such pages among its first
   200, and judged at α 0.39 (0.90 of the best); its 20th Chinese one came at page
-  230, whose floor 0.480 gives FLOOR_AFTER.
+  230, whose floor 0.480 gives 0.99 (`bench_focus.py --max-pages 3000`).
 - fcits_oh and OPS meet 0–2 such pages in 1 000 on every world measured, and are
   never floored.
 
