@@ -304,8 +304,8 @@ class Crawl:
         """At page `calibration.probe_pages`, α recalibrated on the web's words (`_words_alpha`);
         from then on, α raised to the navigation floor (`_navigation_floor`) once
         `calibration.navigation_pages` pages of one language whose main text names no
-        topic word have been met. The pages met so far are
-        judged again by the α found; returns (seq, relevant) of those judged otherwise.
+        topic word have been met. The pages met so far are judged again by the α found;
+        returns (seq, relevant) of those judged otherwise.
 
         **Interpretation** (SPEC §4.6 calibrates on the corpora; a web may name little
         of an ontology built from them): on the flat profile the demo's FCA ontology (142
@@ -353,11 +353,13 @@ class Crawl:
         **Interpretation** (the floor found after the probe): FCOSA_G on default tourism
         met 15 pages whose main text names no topic word among its first 200, too few for
         a floor, and judged at α 0.39 (F1 0.896 of the best; the truth's range 0.40–0.57);
-        its 20th came at page 227, whose floor 0.480 gives 1.00 of the best. The floor is
-        therefore found once `calibration.navigation_pages` such pages have been met, at
-        the probe or later, but only within the first `calibration.navigation_within`
-        pages (1 000): a focused crawl meets 0–2 in 1 000 (their pages need not be kept
-        to be judged again), and a crawl's early judgement is not rewritten late.
+        its 20th Chinese one came at page 230, whose floor 0.480 gives 0.99 of the best
+        (3 000 pages). The floor is therefore found once `calibration.navigation_pages`
+        such pages of one language have been met (a count over every language met 19
+        Chinese and 1 English one, and found no floor), at the probe or later, but only
+        within the first `calibration.navigation_within` pages (1 000): a focused crawl
+        meets 0–2 in 1 000 (their pages need not be kept to be judged again), and a
+        crawl's early judgement is not rewritten late.
 
         **Interpretation** (the spec is silent): the α found is the crawl's judgement of
         every page it downloaded with this ontology, so the pages before it are judged
