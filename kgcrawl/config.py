@@ -75,8 +75,8 @@ class Calibration:
     pages: int = 400  # composed pages
     probe_pages: int = 200  # after these, α recalibrated on the words they name (0: never)
     # α at least this quantile of R(p) over the pages whose main text names no topic word
-    # (scoring/navigation_floor.py), once `navigation_pages` of them (0: never) have been
-    # met, at the probe or later within the first `navigation_within` pages
+    # (scoring/navigation_floor.py), once `navigation_pages` of them (0: never) in one
+    # language have been met, at the probe or later within the first `navigation_within`
     navigation_quantile: float = 0.95
     navigation_pages: int = 20
     navigation_within: int = 1000
