@@ -58,11 +58,19 @@ class CrawlFigures:
     web_alpha: str = ""  # the α it recalibrated to on the web's words (crawl/core.py), if any
     explored: int = 0  # links taken by exploration (crawl/explore.py)
     explore_ended: int = 0  # the page at which exploration ended, not paying (explore.py)
-    navigation: int = 0  # pages whose main text names no topic word, yet R(p) > 0
-    navigation_relevant: int = 0  # of them, truly relevant
     floors: dict[str, float] = field(default_factory=dict)  # α raised (navigation_floor.py)
-    navigation_at: list[int] = field(default_factory=list)  # those pages' places in `pages`
+    # the places in `pages` of those whose main text names no topic word, yet R(p) > 0
+    navigation_at: list[int] = field(default_factory=list)
     judged: list[bool] = field(default_factory=list)  # the crawl's own judgement of each page
+
+    @property
+    def navigation(self) -> int:
+        return len(self.navigation_at)
+
+    @property
+    def navigation_relevant(self) -> int:
+        """Of the navigation-only pages, the truly relevant."""
+        return sum(self.pages[i][1] for i in self.navigation_at)
 
 
 @dataclass
@@ -138,8 +146,6 @@ def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> Craw
         web_alpha=recalibrated(web.record()) if web else "",
         explored=counters.explored,
         explore_ended=counters.explore_ended,
-        navigation=len(navigation_at),
-        navigation_relevant=sum(truths[i] for i in navigation_at),
         floors=web.floors if web else {},
         navigation_at=navigation_at,
         judged=[bool(o.relevant) for o in trial.pages],

@@ -27,8 +27,8 @@ from focus import CrawlFigures, grid_jobs, world_arguments
 
 from kgcrawl.config import Calibration
 from kgcrawl.crawl.strategies.base import REGISTRY
+from kgcrawl.evaluate.judge import TruthScores
 from kgcrawl.scoring.navigation_floor import navigation_floors
-from kgcrawl.scoring.thresholds import Separation
 
 RULES = {  # name: (quantile, the share of the judged pages' R(p) navigation pages stay under)
     "95th percentile": (0.95, None),
@@ -39,32 +39,32 @@ RULES = {  # name: (quantile, the share of the judged pages' R(p) navigation pag
 
 
 def floor(f: CrawlFigures, quantile: float, share: float | None, cal: Calibration) -> float:
-    """The rule's floor over the pages met when the crawl has met enough navigation pages
-    (0 when it never does)."""
-    navigation = set(f.navigation_at)
-    for met in range(cal.probe_pages, min(len(f.pages), cal.navigation_within) + 1):
-        scores = [f.pages[i][0] for i in f.navigation_at if i < met]
-        if len(scores) < cal.navigation_pages:
-            continue
-        passed = [f.pages[i][0] for i in range(met) if f.judged[i] and i not in navigation]
-        if share == 0.5:  # the shipped rule, as the crawl computes it
-            return navigation_floors([("", r) for r in scores], [("", r) for r in passed],
-                                     quantile, cal.navigation_pages).get("", 0.0)  # fmt: skip
-        cut = float(np.quantile(passed, share)) if share is not None and passed else 1.0
-        kept = [r for r in scores if r <= cut]
-        return float(np.quantile(kept, quantile)) if kept else 0.0
-    return 0.0
+    """The rule's floor over the pages met when the crawl had met enough navigation pages
+    (0 when it never did). Counted over every language: the sandbox's worlds are each
+    in one."""
+    if cal.navigation_pages == 0 or len(f.navigation_at) < cal.navigation_pages:
+        return 0.0
+    met = max(cal.probe_pages, f.navigation_at[cal.navigation_pages - 1] + 1)
+    if met > min(len(f.pages), cal.navigation_within):
+        return 0.0
+    navigation = {i for i in f.navigation_at if i < met}
+    scores = [f.pages[i][0] for i in sorted(navigation)]
+    passed = [f.pages[i][0] for i in range(met) if f.judged[i] and i not in navigation]
+    if share == 0.5:  # the shipped rule, as the crawl computes it
+        return navigation_floors([("", r) for r in scores], [("", r) for r in passed],
+                                 quantile, cal.navigation_pages).get("", 0.0)  # fmt: skip
+    cut = float(np.quantile(passed, share)) if share is not None and passed else 1.0
+    kept = [r for r in scores if r <= cut]
+    return float(np.quantile(kept, quantile)) if kept else 0.0
 
 
 def ratio(f: CrawlFigures, at: float) -> float | None:
     """F1 of the crawl's judgement with α raised to `at`, ÷ the best threshold's."""
     if not f.best_f1:
         return None
-    judged = [(r, truly) for (r, truly), own in zip(f.pages, f.judged, strict=True) if own]
-    hits, above = sum(truly for r, truly in judged if r > at), sum(r > at for r, _ in judged)
-    relevant = sum(truly for _, truly in f.pages)
-    separation = Separation(at, above, hits / above if above else None, hits / relevant)
-    return separation.f1 / f.best_f1
+    judged = zip(f.pages, f.judged, strict=True)
+    scores = TruthScores.of((r, truly, own and r > at) for (r, truly), own in judged)
+    return scores.own(at).f1 / f.best_f1
 
 
 def main() -> None:
