@@ -167,11 +167,15 @@ def killed_and_resumed(
     return Runs(uninterrupted, resumed, meta)
 
 
-def judged_crawl(settings: Settings, run_id: str) -> tuple[CrawlResult, float, float]:
-    """A crawl of the small sandbox world of the settings' domain (seed 0, default profile),
-    the F1 of its own judgement against the truth, and the best threshold's."""
-    result = crawl(settings, CrawlRequest(sandbox=True, sandbox_size="small", run_id=run_id))
-    judge = sandbox_judge((0, "small", "default"), settings.domain)
+def judged_crawl(
+    settings: Settings, run_id: str, profile: str = "default"
+) -> tuple[CrawlResult, float, float]:
+    """A crawl of the small sandbox world of the settings' domain (seed 0, `profile`), the
+    F1 of its own judgement against the truth, and the best threshold's."""
+    request = CrawlRequest(sandbox=True, sandbox_size="small", sandbox_profile=profile,
+                           run_id=run_id)  # fmt: skip
+    result = crawl(settings, request)
+    judge = sandbox_judge((0, "small", profile), settings.domain)
     scores = score_run(result.run_id, judge, settings.crawl.strategy, settings.domain, 0,
                        settings.crawl.max_pages).truth_scores  # fmt: skip
     best = best_separation(scores.relevant, scores.irrelevant)
