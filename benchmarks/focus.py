@@ -31,7 +31,7 @@ from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.scoring.thresholds import best_separation
 from kgcrawl.scoring.web_alpha import recalibrated
-from kgcrawl.text.analysis import LinkOptions
+from kgcrawl.text.analysis import PageOptions
 from kgcrawl.text.urls import canonical_url
 
 PROFILES = ("default", "sparse", "flat")
@@ -108,7 +108,7 @@ def outcome_cache(resolve: list[str], settings: Settings) -> OutcomeCache:
     fetcher = Fetcher(settings.fetch, parse_resolve(tuple(resolve)))
     matcher = topic_matcher(topic_for(settings))
     # every evidence source is gathered: which of them a crawl weighs is its own setting
-    options = LinkOptions(settings.anchors.context_words, settings.anchors.url_host)
+    options = PageOptions(settings.anchors.context_words, settings.anchors.url_host)
     return OutcomeCache(
         lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
     )

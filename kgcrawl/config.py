@@ -96,6 +96,7 @@ class Crawl:
     report_every: int = 500
     trap_cap: int = 100  # new links one URL template of a host may breed itself (0 = off)
     explore_after: int = 200  # nothing relevant in this many pages: explore (0 = never)
+    main_text: str = "resiliparse"  # a page's main text for the graph (text/main_text.py)
 
 
 @dataclass(frozen=True)
@@ -436,6 +437,11 @@ def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
         fail("crawl.strategy", f"unknown strategy {strategy!r}{did_you_mean(strategy, REGISTRY)} "
              f"(known: {known})")  # fmt: skip
 
+    from kgcrawl.text.main_text import EXTRACTORS
+
+    if settings.crawl.main_text not in EXTRACTORS:
+        fail("crawl.main_text", f"must be one of {', '.join(EXTRACTORS)}, "
+             f"got {settings.crawl.main_text!r}")  # fmt: skip
     if rel.pagerank_scale not in PAGERANK_SCALES:
         fail("relevance.pagerank_scale", f"must be one of {', '.join(PAGERANK_SCALES)}")
     _validate_anchors(settings.anchors, fail)

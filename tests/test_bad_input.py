@@ -103,6 +103,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         "crawl.report_every=0": "crawl.report_every",
         "crawl.trap_cap=-1": "crawl.trap_cap",
         "crawl.strategy=bogus": "crawl.strategy",
+        "crawl.main_text=boilerpipe": "crawl.main_text",
         "relevance.alpha=2": "relevance.alpha",
         "relevance.beta=-0.1": "relevance.beta",
         "relevance.omega=1.5": "relevance.omega",

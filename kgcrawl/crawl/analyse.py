@@ -2,7 +2,7 @@
 
 This is the per-page work a fetch worker does after the download: one lxml pass
 (tag groups, links, anchors), topic-word counts per group, the main text for the
-knowledge graph (trafilatura, once, since it is the dearest step) with its concept
+knowledge graph (`text.main_text`) with its concept
 mentions, the page length, and the content fingerprints for dedup. Nothing here
 depends on the crawl's state, so workers run it in parallel.
 """
@@ -18,20 +18,11 @@ from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import exact_hash, simhash
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
+from kgcrawl.text.analysis import PAGE_DEFAULTS, PageOptions, analyse_page
+from kgcrawl.text.main_text import main_text
 from kgcrawl.text.matching import TopicMatcher
 from kgcrawl.text.tokenize import use_trie_dictionary
 from kgcrawl.text.urls import host_of
-
-
-def main_text(html: str, fallback: str) -> str:
-    """The article text (trafilatura, fast mode), or the page's body text when it finds none."""
-    import trafilatura
-
-    extracted = trafilatura.extract(
-        html, fast=True, include_comments=False, include_tables=True, deduplicate=False
-    )
-    return extracted or fallback
 
 
 def failed_outcome(url: str, result: FetchResult) -> Outcome:
@@ -66,12 +57,16 @@ class StageTimes:
             self.seconds[name] = self.seconds.get(name, 0.0) + seconds
 
 
-def link_options(settings: Settings) -> LinkOptions:
-    """The link evidence a crawl with these settings scores (SPEC §4.3 turn 2)."""
+def page_options(settings: Settings) -> PageOptions:
+    """How a crawl with these settings reads a page: the link evidence it scores (SPEC §4.3
+    turn 2), the link cap, the main-text extractor."""
     anchors = settings.anchors
     words = anchors.context_words if "context" in anchors.evidence else 0
-    return LinkOptions(
-        context_words=words, url_host=anchors.url_host, max_links=settings.fetch.max_links
+    return PageOptions(
+        context_words=words,
+        url_host=anchors.url_host,
+        max_links=settings.fetch.max_links,
+        main_text=settings.crawl.main_text,
     )
 
 
@@ -80,7 +75,7 @@ def analyse_result(
     result: FetchResult,
     matcher: TopicMatcher,
     times: StageTimes | None = None,
-    options: LinkOptions = NO_CONTEXT,
+    options: PageOptions = PAGE_DEFAULTS,
 ) -> Outcome:
     """The Outcome of one fetch: a failure as it is, a page analysed (≤ `max_links` links)."""
     times = times or StageTimes()
@@ -96,7 +91,11 @@ def analyse_result(
     cap = options.max_links
     link_list = cap is not None and len(analysis.links) >= cap
     with times.stage("main text"):
-        text = body_text if link_list else main_text(result.text, body_text)
+        text = (
+            body_text
+            if link_list
+            else main_text(result.text, body_text, options.main_text, analysis.parsed.depth)
+        )
     visible = analysis.parsed.text
     outcome.title = analysis.title
     outcome.text = text
@@ -120,10 +119,10 @@ def analyse_result(
 
 # One matcher per analyser process (a process pool's workers start with `init_analyser`).
 _process_matcher: TopicMatcher | None = None
-_process_options = NO_CONTEXT
+_process_options = PAGE_DEFAULTS
 
 
-def init_analyser(labels: list[tuple[str, ...]], options: LinkOptions) -> None:
+def init_analyser(labels: list[tuple[str, ...]], options: PageOptions) -> None:
     """Process-pool initializer: the crawl's matcher and link options (analysers.py makes
     the process die with the crawl).
 

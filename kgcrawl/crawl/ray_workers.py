@@ -27,7 +27,7 @@ from kgcrawl.crawl.analyse import StageTimes, analyse_result
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import Done, fetch_and_analyse
 from kgcrawl.errors import KgcrawlError
-from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
+from kgcrawl.text.analysis import PAGE_DEFAULTS, PageOptions
 from kgcrawl.text.matching import TopicMatcher
 
 SLOTS_PER_ACTOR = 4
@@ -44,7 +44,7 @@ class PageWorker:
     """One actor: a Fetcher and a topic matcher, `fetch_and_analyse` per call (thread-safe)."""
 
     def __init__(
-        self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple, options: LinkOptions
+        self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple, options: PageOptions
     ) -> None:
         self.fetcher = Fetcher(settings, mappings)
         self.matcher = TopicMatcher(labels)
@@ -80,7 +80,7 @@ class RayWorkers:
         capacity: int,
         labels: list[tuple[str, ...]],
         mappings: tuple[Mapping, ...] = (),
-        options: LinkOptions = NO_CONTEXT,
+        options: PageOptions = PAGE_DEFAULTS,
         address: str | None = None,
     ) -> None:
         ray = import_ray()

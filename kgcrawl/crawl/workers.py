@@ -30,7 +30,7 @@ from kgcrawl.crawl.analysers import analyser_count, start_analysers
 from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.text.analysis import LinkOptions
+from kgcrawl.text.analysis import PageOptions
 from kgcrawl.text.matching import TopicMatcher
 
 log = logging.getLogger("kgcrawl.crawl")
@@ -112,7 +112,7 @@ class LocalWorkers:
         self,
         capacity: int,
         matcher: TopicMatcher,
-        options: LinkOptions,
+        options: PageOptions,
         fetcher: Fetcher,
         times: StageTimes,
         archive: bool = False,

@@ -18,16 +18,18 @@ from kgcrawl.text.url_words import url_words
 
 
 @dataclass(frozen=True, slots=True)
-class LinkOptions:
-    """How a page's links are read: the context window in words (0: none), host words as
-    URL evidence, and at most `max_links` links (None: all)."""
+class PageOptions:
+    """How a crawl reads a page: the links' context window in words (0: none), host words
+    as URL evidence, at most `max_links` links (None: all), and the main-text extractor
+    (`text.main_text.EXTRACTORS`)."""
 
     context_words: int = 0
     url_host: bool = False
     max_links: int | None = None
+    main_text: str = "resiliparse"
 
 
-NO_CONTEXT = LinkOptions()
+PAGE_DEFAULTS = PageOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ def analyse_page(
     url: str,
     matcher: TopicMatcher,
     charset: str = "utf-8",
-    options: LinkOptions = NO_CONTEXT,
+    options: PageOptions = PAGE_DEFAULTS,
 ) -> PageAnalysis:
     """Parse the bytes once (in the fetcher's `charset`), count topic words per group and link.
 

@@ -79,6 +79,7 @@ class ParsedPage:
     title: str
     groups: tuple[str, str, str, str, str]
     links: tuple[OutLink, ...]
+    depth: int = 0  # how deep elements nest (libxml2 stops at 255), for `text.main_text`
 
     @property
     def text(self) -> str:
@@ -164,6 +165,7 @@ def parse_html(
             OutLink(link, " ".join(anchors), " ".join(walker.contexts.get(link, ())))
             for link, anchors in walker.links.items()
         ),
+        depth=walker.depth,
     )
 
 
@@ -204,6 +206,7 @@ class _Walker:
         self.last_group = 0
         self.boundary = True
         self.nofollow = False
+        self.depth = 0
 
     def emit(self, text: str | None, group: int) -> None:
         if not text or group == _HIDDEN:
@@ -240,6 +243,7 @@ class _Walker:
         parent = self.groups[-1]
         group = _HIDDEN if tag == "head" else GROUP_OF_TAG.get(tag, parent)
         self.groups.append(group)
+        self.depth = max(self.depth, len(self.groups) - 1)
         if tag not in _INLINE:
             self.boundary = True
         if tag == "title" and not self.title:

@@ -24,7 +24,7 @@ from kgcrawl.crawl.dispatch import STALLED
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.runner import CrawlRequest, crawl
-from kgcrawl.text.analysis import LinkOptions
+from kgcrawl.text.analysis import PageOptions
 from kgcrawl.text.matching import TopicMatcher
 from tests.crawl.crawls import BASE
 from tests.crawl.hostile import HOST, HostileServer
@@ -116,7 +116,7 @@ def test_100_000_links_keep_max_links_in_document_order_in_bounded_time_and_memo
     tracemalloc.start()
     try:
         outcome = analyse_result(
-            "http://x.cn/", result, matcher, options=LinkOptions(max_links=5_000)
+            "http://x.cn/", result, matcher, options=PageOptions(max_links=5_000)
         )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -171,3 +171,26 @@ def test_sigterm_during_a_drip_ends_within_seconds_checkpointed_and_resumes(tmp_
             subprocess.run(resume, env=env, stdout=subprocess.DEVNULL, timeout=120).returncode == 0
         )
     assert outcomes_of(state_file)[server.url("/drip-body")] == "timeout"
+
+
+def test_a_page_nested_30_000_deep_is_read_in_seconds(tmp_path, monkeypatch) -> None:
+    """resiliparse's main-content pass is quadratic in nesting (≈ 45 s for this 150 KB page):
+    a page our lxml pass finds nested as deep as libxml2 goes (`main_text.DEEP`) has its
+    main text from trafilatura (≈ 0.1 s), and the crawl reads it like any other."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    deep = "<p>暴雨 景区 旅游</p>" + "<div>" * 30_000 + "深" + "</div>" * 30_000
+    seed = "<html><title>旅游</title><body><p>景区</p><a href='/deep'>深</a></body></html>"
+    with HostileServer(bound=60.0) as server:
+        server.pages.update({"/seed": seed, "/deep": f"<html><body>{deep}</body></html>"})
+        overrides = {**QUICK, "seeds": server.url("/seed")}
+        start = time.monotonic()
+        result = crawl(load_settings("tourism", overrides), CrawlRequest(resolve=(server.resolve,)))
+        spent = time.monotonic() - start
+    assert result.ended == "frontier exhausted" and result.dp == 2
+    state = RunState(tmp_path / "runs" / result.run_id / "state.sqlite")
+    try:
+        texts = {o.url: o.text for o in state.outcomes()}
+    finally:
+        state.close()
+    assert "暴雨 景区 旅游" in texts[server.url("/deep")]
+    assert spent < 20  # ≈ 2 s; ≈ 50 s with resiliparse on the page

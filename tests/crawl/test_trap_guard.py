@@ -15,7 +15,7 @@ import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import analyse_result, link_options
+from kgcrawl.crawl.analyse import analyse_result, page_options
 from kgcrawl.crawl.engine import start_run, topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.strategies.base import REGISTRY
@@ -62,7 +62,7 @@ def outcomes(sandbox) -> OutcomeCache:
     """Every URL fetched once from the sandbox and analysed as the engine does."""
     settings = load_settings("tourism", FIXED)
     fetcher = Fetcher(settings.fetch, parse_resolve(tuple(sandbox.resolve)))
-    matcher, options = topic_matcher(topic_for(settings)), link_options(settings)
+    matcher, options = topic_matcher(topic_for(settings)), page_options(settings)
     return OutcomeCache(
         lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
     )

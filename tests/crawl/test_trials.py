@@ -9,7 +9,7 @@ import pytest
 from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import analyse_result, link_options
+from kgcrawl.crawl.analyse import analyse_result, page_options
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.state import RunState
@@ -31,7 +31,7 @@ def test_a_trial_follows_the_engine_sequence_and_a_cache_changes_nothing(tmp_pat
         result = crawl(settings, CrawlRequest(resolve=tuple(resolve)))
         fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
         matcher = topic_matcher(topic)
-        options = link_options(settings)  # as the engine analyses
+        options = page_options(settings)  # as the engine analyses
         cache = OutcomeCache(
             lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
         )
@@ -62,7 +62,7 @@ def test_anchor_only_evidence_scores_links_as_the_paper_and_url_and_context_add_
     with quick_sandbox() as resolve:
         fetcher = Fetcher(full.fetch, parse_resolve(resolve))
         matcher = topic_matcher(topic)
-        options = link_options(full)
+        options = page_options(full)
         cache = OutcomeCache(
             lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
         )

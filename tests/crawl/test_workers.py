@@ -9,14 +9,14 @@ from kgcrawl.crawl.analysers import analyser_count
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import LocalWorkers
 from kgcrawl.sandbox.hazards import Hazard
-from kgcrawl.text.analysis import LinkOptions
+from kgcrawl.text.analysis import PageOptions
 from kgcrawl.text.matching import TopicMatcher
 
 
 def workers_for(sandbox, delay: float) -> LocalWorkers:
     settings = load_settings("tourism", {"fetch.delay": delay}, environ={}).fetch
     fetcher = Fetcher(settings, parse_resolve(tuple(sandbox.resolve)))
-    return LocalWorkers(1, TopicMatcher([("旅游",)]), LinkOptions(), fetcher, StageTimes())
+    return LocalWorkers(1, TopicMatcher([("旅游",)]), PageOptions(), fetcher, StageTimes())
 
 
 def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> None:
