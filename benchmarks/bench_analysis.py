@@ -35,7 +35,7 @@ import hashlib, json, time
 from collections import deque
 from urllib.parse import urlsplit
 from kgcrawl.config import load_settings
-from kgcrawl.crawl.analyse import StageTimes, analyse_result, page_options
+from kgcrawl.crawl.analyse import StageTimes, analyse_result, link_options
 from kgcrawl.crawl.decode import decode_html
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.ontology.topic import topic_model_for
@@ -73,7 +73,7 @@ given = [p for p in map(page, urls) if p is not None]
 pages, warm = (given[:{pages}], bfs[:100]) if given else (bfs[:{pages}], bfs[{pages}:])
 settings = load_settings("tourism")
 matcher = topic_matcher(topic_model_for(settings, keywords=True))
-options = page_options(settings)
+options = link_options(settings)
 for p in warm:
     analyse_result(p.url, p, matcher, None, options)
 times = StageTimes()

@@ -82,7 +82,7 @@ def one(url: str, resolve: str, read_timeout: float) -> None:
     from kgcrawl.crawl.addresses import parse_resolve
     from kgcrawl.crawl.analyse import analyse_result
     from kgcrawl.crawl.fetch import Fetcher
-    from kgcrawl.text.analysis import PageOptions
+    from kgcrawl.text.analysis import LinkOptions
     from kgcrawl.text.matching import TopicMatcher
 
     settings = Fetch(delay=0.0, read_timeout=read_timeout)
@@ -90,7 +90,7 @@ def one(url: str, resolve: str, read_timeout: float) -> None:
     start = time.monotonic()
     result = Fetcher(settings, parse_resolve([resolve])).fetch(url)
     outcome = analyse_result(
-        url, result, matcher, options=PageOptions(max_links=settings.max_links)
+        url, result, matcher, options=LinkOptions(max_links=settings.max_links)
     )
     seconds = time.monotonic() - start
     print(json.dumps({"reason": outcome.reason, "links": len(outcome.links), "seconds": seconds}))

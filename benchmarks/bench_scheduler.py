@@ -29,6 +29,7 @@ import pstats
 import tempfile
 import time
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
 
 from kgcrawl.config import Settings, load_settings
@@ -47,9 +48,9 @@ class ReplayWorkers:
         self.cache = cache
         self.capacity = capacity
 
-    def submit(self, url: str) -> Future[Done]:
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         future: Future[Done] = Future()
-        future.set_result(Done(self.cache(url), 0.0))
+        future.set_result(Done(self.cache(url, extractor), 0.0))
         return future
 
     def close(self) -> None:
@@ -91,10 +92,8 @@ def recorded(settings: Settings, store: Path) -> OutcomeCache:
     with SandboxServer(World(0, "default")) as server:
         fetcher = Fetcher(settings.fetch, parse_resolve(tuple(server.resolve)))
 
-        def analyse(url: str, result) -> Outcome:
-            return analyse_result(url, result, matcher)
-
-        def fetch(url: str) -> Outcome:
+        def fetch(url: str, extractor: str) -> Outcome:
+            analyse = partial(analyse_result, matcher=matcher, extractor=extractor)
             return fetch_and_analyse(fetcher, url, analyse, StageTimes()).outcome
 
         cache = OutcomeCache(fetch)
@@ -103,7 +102,7 @@ def recorded(settings: Settings, store: Path) -> OutcomeCache:
     return cache
 
 
-def _missing(url: str) -> Outcome:
+def _missing(url: str, extractor: str) -> Outcome:
     raise KeyError(f"{url} was not recorded: the replay left the recorded sequence")
 
 

@@ -79,7 +79,7 @@ def chinese_page(rng, words, freqs, labels, size: int = 50_000) -> bytes:
 
 
 def main() -> None:
-    from kgcrawl.text.analysis import PAGE_DEFAULTS, PageOptions, analyse_page
+    from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
     from kgcrawl.text.matching import TopicMatcher
 
     rng = random.Random(5)
@@ -90,7 +90,7 @@ def main() -> None:
     analyse_page(pages[0], "http://example.com/", matcher)  # warm-up: imports
     # the paper's anchors only, and with a 10-word context window (SPEC §4.3 turn 2),
     # interleaved page by page (URL words are counted in both)
-    variants = {"anchor": PAGE_DEFAULTS, "with context": PageOptions(context_words=10)}
+    variants = {"anchor": NO_CONTEXT, "with context": LinkOptions(context_words=10)}
     times: dict[str, list[float]] = {name: [] for name in variants}
     for body in pages[1:]:
         for name, options in variants.items():

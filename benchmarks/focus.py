@@ -21,17 +21,16 @@ import numpy as np
 from kgcrawl.calibrate import composed_for, resolve_thresholds
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.fetch import Fetcher
-from kgcrawl.crawl.trials import OutcomeCache, run_trial
+from kgcrawl.crawl.trials import OutcomeCache, analysed_once, run_trial
 from kgcrawl.evaluate.judge import TruthScores
 from kgcrawl.runner import sandbox_process
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.scoring.thresholds import best_separation
 from kgcrawl.scoring.web_alpha import recalibrated
-from kgcrawl.text.analysis import PageOptions
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.urls import canonical_url
 
 PROFILES = ("default", "sparse", "flat")
@@ -108,10 +107,8 @@ def outcome_cache(resolve: list[str], settings: Settings) -> OutcomeCache:
     fetcher = Fetcher(settings.fetch, parse_resolve(tuple(resolve)))
     matcher = topic_matcher(topic_for(settings))
     # every evidence source is gathered: which of them a crawl weighs is its own setting
-    options = PageOptions(settings.anchors.context_words, settings.anchors.url_host)
-    return OutcomeCache(
-        lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
-    )
+    options = LinkOptions(settings.anchors.context_words, settings.anchors.url_host)
+    return analysed_once(fetcher, matcher, options)
 
 
 def run_crawl(w: World1, settings: Settings, label: str, max_pages: int) -> CrawlFigures:

@@ -18,7 +18,7 @@ from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import exact_hash, simhash
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.text.analysis import PAGE_DEFAULTS, PageOptions, analyse_page
+from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
 from kgcrawl.text.main_text import main_text
 from kgcrawl.text.matching import TopicMatcher
 from kgcrawl.text.tokenize import use_trie_dictionary
@@ -57,16 +57,12 @@ class StageTimes:
             self.seconds[name] = self.seconds.get(name, 0.0) + seconds
 
 
-def page_options(settings: Settings) -> PageOptions:
-    """How a crawl with these settings reads a page: the link evidence it scores (SPEC §4.3
-    turn 2), the link cap, the main-text extractor."""
+def link_options(settings: Settings) -> LinkOptions:
+    """The link evidence a crawl with these settings scores (SPEC §4.3 turn 2)."""
     anchors = settings.anchors
     words = anchors.context_words if "context" in anchors.evidence else 0
-    return PageOptions(
-        context_words=words,
-        url_host=anchors.url_host,
-        max_links=settings.fetch.max_links,
-        main_text=settings.crawl.main_text,
+    return LinkOptions(
+        context_words=words, url_host=anchors.url_host, max_links=settings.fetch.max_links
     )
 
 
@@ -75,9 +71,11 @@ def analyse_result(
     result: FetchResult,
     matcher: TopicMatcher,
     times: StageTimes | None = None,
-    options: PageOptions = PAGE_DEFAULTS,
+    options: LinkOptions = NO_CONTEXT,
+    extractor: str = "resiliparse",
 ) -> Outcome:
-    """The Outcome of one fetch: a failure as it is, a page analysed (≤ `max_links` links)."""
+    """The Outcome of one fetch: a failure as it is, a page analysed (≤ `max_links` links),
+    its main text by `extractor` (`text.main_text.EXTRACTORS`)."""
     times = times or StageTimes()
     outcome = failed_outcome(url, result)
     if not result.ok:
@@ -94,7 +92,7 @@ def analyse_result(
         text = (
             body_text
             if link_list
-            else main_text(result.text, body_text, options.main_text, analysis.parsed.depth)
+            else main_text(result.text, body_text, extractor, analysis.parsed.depth)
         )
     visible = analysis.parsed.text
     outcome.title = analysis.title
@@ -119,10 +117,10 @@ def analyse_result(
 
 # One matcher per analyser process (a process pool's workers start with `init_analyser`).
 _process_matcher: TopicMatcher | None = None
-_process_options = PAGE_DEFAULTS
+_process_options = NO_CONTEXT
 
 
-def init_analyser(labels: list[tuple[str, ...]], options: PageOptions) -> None:
+def init_analyser(labels: list[tuple[str, ...]], options: LinkOptions) -> None:
     """Process-pool initializer: the crawl's matcher and link options (analysers.py makes
     the process die with the crawl).
 
@@ -135,7 +133,10 @@ def init_analyser(labels: list[tuple[str, ...]], options: PageOptions) -> None:
     _process_options = options
 
 
-def analyse_in_process(url: str, result: FetchResult) -> tuple[Outcome, dict[str, float]]:
+def analyse_in_process(
+    url: str, result: FetchResult, extractor: str
+) -> tuple[Outcome, dict[str, float]]:
     """`analyse_result` in an analyser process, with its stage times."""
     times = StageTimes()
-    return analyse_result(url, result, _process_matcher, times, _process_options), times.seconds
+    outcome = analyse_result(url, result, _process_matcher, times, _process_options, extractor)
+    return outcome, times.seconds

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 from kgcrawl.crawl.analyse import init_analyser
 from kgcrawl.lifetime import die_with_parent
-from kgcrawl.text.analysis import PageOptions
+from kgcrawl.text.analysis import LinkOptions
 
 _main_lock = threading.Lock()
 
@@ -50,7 +50,7 @@ def analyser_count(cores: int | None = None) -> int:
 
 
 def start_analysers(
-    processes: int, labels: list[tuple[str, ...]], options: PageOptions
+    processes: int, labels: list[tuple[str, ...]], options: LinkOptions
 ) -> ProcessPoolExecutor:
     """A pool of `processes` analysers, all started before it is returned."""
     pool = ProcessPoolExecutor(
@@ -64,7 +64,7 @@ def start_analysers(
     return pool
 
 
-def _init(labels: list[tuple[str, ...]], options: PageOptions, crawl_pid: int) -> None:
+def _init(labels: list[tuple[str, ...]], options: LinkOptions, crawl_pid: int) -> None:
     die_with_parent(crawl_pid)  # a crawl killed with SIGKILL takes its analysers along
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     init_analyser(labels, options)

@@ -142,7 +142,7 @@ class Dispatcher:
     def _send(self, link: int) -> None:
         self.turns.start(self.crawl.host_of(link))
         self.occupancy.change(len(self.in_flight) + 1)
-        future = self.workers.submit(self.crawl.url_of(link))
+        future = self.workers.submit(self.crawl.url_of(link), self.crawl.extractor)
         self.in_flight[future] = (link, self.turns.clock())
 
     def next_wake(self) -> float | None:

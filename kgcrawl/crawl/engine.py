@@ -29,7 +29,7 @@ from pathlib import Path
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import StageTimes, failed_outcome, page_options
+from kgcrawl.crawl.analyse import StageTimes, failed_outcome, link_options
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.dispatch import Dispatcher, HostTurns
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
@@ -331,7 +331,8 @@ class Engine:
             host = self.crawl.host_of(link)
             self.turns.rest(host)
             self.turns.start(host)
-            self._finish(link, _answer(workers.submit(self.crawl.url_of(link))))
+            url, extractor = self.crawl.url_of(link), self.crawl.extractor
+            self._finish(link, _answer(workers.submit(url, extractor)))
 
     def _run_parallel(self, workers: Workers) -> None:
         dispatcher = self.dispatcher = Dispatcher(self.crawl, workers, self.turns)
@@ -356,7 +357,7 @@ class Engine:
         if self._given_workers is not None:
             return self._given_workers
         capacity, matcher = self.settings.crawl.workers, self.crawl.matcher
-        options = page_options(self.settings)  # how pages' links are read (evidence, cap)
+        options = link_options(self.settings)  # how pages' links are read (evidence, cap)
         if self.executor.kind == "ray":
             from kgcrawl.crawl.ray_workers import RayWorkers
 

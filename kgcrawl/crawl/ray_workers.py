@@ -20,6 +20,7 @@ import math
 import os
 import threading
 from concurrent.futures import Future
+from functools import partial
 
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping
@@ -27,7 +28,7 @@ from kgcrawl.crawl.analyse import StageTimes, analyse_result
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import Done, fetch_and_analyse
 from kgcrawl.errors import KgcrawlError
-from kgcrawl.text.analysis import PAGE_DEFAULTS, PageOptions
+from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
 SLOTS_PER_ACTOR = 4
@@ -44,18 +45,19 @@ class PageWorker:
     """One actor: a Fetcher and a topic matcher, `fetch_and_analyse` per call (thread-safe)."""
 
     def __init__(
-        self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple, options: PageOptions
+        self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple, options: LinkOptions
     ) -> None:
         self.fetcher = Fetcher(settings, mappings)
         self.matcher = TopicMatcher(labels)
         self.options = options
         self.times = StageTimes()
 
-    def work(self, url: str) -> Done:
-        return fetch_and_analyse(self.fetcher, url, self._analyse, self.times)
+    def work(self, url: str, extractor: str) -> Done:
+        analyse = partial(self._analyse, extractor=extractor)
+        return fetch_and_analyse(self.fetcher, url, analyse, self.times)
 
-    def _analyse(self, url, result):
-        return analyse_result(url, result, self.matcher, self.times, self.options)
+    def _analyse(self, url, result, extractor):
+        return analyse_result(url, result, self.matcher, self.times, self.options, extractor)
 
     def pid(self) -> int:
         """The actor's process id (tests kill it)."""
@@ -80,7 +82,7 @@ class RayWorkers:
         capacity: int,
         labels: list[tuple[str, ...]],
         mappings: tuple[Mapping, ...] = (),
-        options: PageOptions = PAGE_DEFAULTS,
+        options: LinkOptions = NO_CONTEXT,
         address: str | None = None,
     ) -> None:
         ray = import_ray()
@@ -119,11 +121,11 @@ class RayWorkers:
                 f"{START_TIMEOUT:g} s: lower --workers or add nodes"
             ) from None
 
-    def submit(self, url: str) -> Future[Done]:
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         with self._lock:
             index = min(range(len(self.actors)), key=self._load.__getitem__)
             self._load[index] += 1
-        future = self.actors[index].work.remote(url).future()
+        future = self.actors[index].work.remote(url, extractor).future()
         future.add_done_callback(lambda _: self._done(index))
         return future
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -30,7 +31,7 @@ from kgcrawl.crawl.analysers import analyser_count, start_analysers
 from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
-from kgcrawl.text.analysis import PageOptions
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
 log = logging.getLogger("kgcrawl.crawl")
@@ -59,8 +60,9 @@ class Workers(Protocol):
 
     capacity: int
 
-    def submit(self, url: str) -> Future[Done]:
-        """Start on `url`; the future holds its Done (a failed fetch is an outcome too)."""
+    def submit(self, url: str, extractor: str) -> Future[Done]:
+        """Start on `url`, its main text by `extractor` (`text.main_text.EXTRACTORS`); the
+        future holds its Done (a failed fetch is an outcome too)."""
         ...
 
     def close(self) -> None:
@@ -112,7 +114,7 @@ class LocalWorkers:
         self,
         capacity: int,
         matcher: TopicMatcher,
-        options: PageOptions,
+        options: LinkOptions,
         fetcher: Fetcher,
         times: StageTimes,
         archive: bool = False,
@@ -133,27 +135,28 @@ class LocalWorkers:
             self._analysers = start_analysers(self._processes, matcher.words, options)
             self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
 
-    def submit(self, url: str) -> Future[Done]:
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         if self._threads is not None:
-            return self._threads.submit(self.work, url)
+            return self._threads.submit(self.work, url, extractor)
         future: Future[Done] = Future()
-        future.set_result(self.work(url))
+        future.set_result(self.work(url, extractor))
         return future
 
-    def work(self, url: str) -> Done:
-        return fetch_and_analyse(self.fetcher, url, self._analyse, self.times, self.archive)
+    def work(self, url: str, extractor: str) -> Done:
+        analyse = partial(self._analyse, extractor=extractor)
+        return fetch_and_analyse(self.fetcher, url, analyse, self.times, self.archive)
 
-    def _analyse(self, url: str, result: FetchResult) -> Outcome:
+    def _analyse(self, url: str, result: FetchResult, extractor: str) -> Outcome:
         """In an analyser process. A pool broken under the page (an analyser killed, say by
         the OOM killer) is started again and the page tried once more; if the page breaks
         the new pool too, the pool is started again for the next page and this one fails
         (`fetch_and_analyse` records it): no single page stops the crawl's analysis."""
         if self._analysers is None or not result.ok:
-            return analyse_result(url, result, self.matcher, self.times, self.options)
+            return analyse_result(url, result, self.matcher, self.times, self.options, extractor)
         for attempt in (1, 2):
             pool = self._analysers
             try:
-                outcome, seconds = pool.submit(analyse_in_process, url, result).result()
+                outcome, seconds = pool.submit(analyse_in_process, url, result, extractor).result()
                 break
             except BrokenProcessPool:
                 self._restart(pool, url)

@@ -18,18 +18,16 @@ from kgcrawl.text.url_words import url_words
 
 
 @dataclass(frozen=True, slots=True)
-class PageOptions:
-    """How a crawl reads a page: the links' context window in words (0: none), host words
-    as URL evidence, at most `max_links` links (None: all), and the main-text extractor
-    (`text.main_text.EXTRACTORS`)."""
+class LinkOptions:
+    """How a page's links are read: the context window in words (0: none), host words as
+    URL evidence, and at most `max_links` links (None: all)."""
 
     context_words: int = 0
     url_host: bool = False
     max_links: int | None = None
-    main_text: str = "resiliparse"
 
 
-PAGE_DEFAULTS = PageOptions()
+NO_CONTEXT = LinkOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +74,7 @@ def analyse_page(
     url: str,
     matcher: TopicMatcher,
     charset: str = "utf-8",
-    options: PageOptions = PAGE_DEFAULTS,
+    options: LinkOptions = NO_CONTEXT,
 ) -> PageAnalysis:
     """Parse the bytes once (in the fetcher's `charset`), count topic words per group and link.
 

@@ -32,7 +32,7 @@ class HandWorkers:
         self.capacity = capacity
         self.sent: list[tuple[str, Future]] = []
 
-    def submit(self, url: str) -> Future:
+    def submit(self, url: str, extractor: str) -> Future:
         future: Future = Future()
         self.sent.append((url, future))
         return future

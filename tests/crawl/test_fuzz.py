@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.decode import DecodeError, decode_html
 from kgcrawl.crawl.fetch import FetchResult
-from kgcrawl.text.analysis import PageOptions
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.html import link_url
 from kgcrawl.text.matching import TopicMatcher
 from kgcrawl.text.urls import canonical_url, host_of
@@ -101,7 +101,7 @@ def test_the_page_analysis_never_raises(body: bytes, charset: str, max_links: in
     result = FetchResult("http://a.cn/x", "http://a.cn/x", 200, content=body, text=text)
     result.charset = used
     outcome = analyse_result(
-        "http://a.cn/x", result, MATCHER, options=PageOptions(max_links=max_links)
+        "http://a.cn/x", result, MATCHER, options=LinkOptions(max_links=max_links)
     )
     assert outcome.reason is None
     assert len(outcome.links) == len(outcome.anchor_counts) <= max_links

@@ -24,7 +24,7 @@ from kgcrawl.crawl.dispatch import STALLED
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.runner import CrawlRequest, crawl
-from kgcrawl.text.analysis import PageOptions
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 from tests.crawl.crawls import BASE
 from tests.crawl.hostile import HOST, HostileServer
@@ -116,7 +116,7 @@ def test_100_000_links_keep_max_links_in_document_order_in_bounded_time_and_memo
     tracemalloc.start()
     try:
         outcome = analyse_result(
-            "http://x.cn/", result, matcher, options=PageOptions(max_links=5_000)
+            "http://x.cn/", result, matcher, options=LinkOptions(max_links=5_000)
         )
         peak = tracemalloc.get_traced_memory()[1]
     finally:

@@ -15,12 +15,12 @@ import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import analyse_result, page_options
+from kgcrawl.crawl.analyse import link_options
 from kgcrawl.crawl.engine import start_run, topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.strategies.base import REGISTRY
 from kgcrawl.crawl.trap_guard import TrapGuard, url_template
-from kgcrawl.crawl.trials import OutcomeCache, run_trial
+from kgcrawl.crawl.trials import OutcomeCache, analysed_once, run_trial
 from kgcrawl.crawl.view import crawl_summary, run_details
 from kgcrawl.graph.sync import run_settings
 from kgcrawl.runner import CrawlRequest, crawl
@@ -62,10 +62,8 @@ def outcomes(sandbox) -> OutcomeCache:
     """Every URL fetched once from the sandbox and analysed as the engine does."""
     settings = load_settings("tourism", FIXED)
     fetcher = Fetcher(settings.fetch, parse_resolve(tuple(sandbox.resolve)))
-    matcher, options = topic_matcher(topic_for(settings)), page_options(settings)
-    return OutcomeCache(
-        lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
-    )
+    matcher, options = topic_matcher(topic_for(settings)), link_options(settings)
+    return analysed_once(fetcher, matcher, options)
 
 
 def calendar_pages(strategy: str, cap: int, outcomes: OutcomeCache) -> tuple[int, int]:

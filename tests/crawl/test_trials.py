@@ -9,11 +9,11 @@ import pytest
 from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import analyse_result, page_options
+from kgcrawl.crawl.analyse import link_options
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.state import RunState
-from kgcrawl.crawl.trials import OutcomeCache, run_trial
+from kgcrawl.crawl.trials import OutcomeCache, analysed_once, run_trial
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.scoring.relevance import topic_matcher
 from tests.crawl.crawls import BASE, quick_sandbox
@@ -31,10 +31,8 @@ def test_a_trial_follows_the_engine_sequence_and_a_cache_changes_nothing(tmp_pat
         result = crawl(settings, CrawlRequest(resolve=tuple(resolve)))
         fetcher = Fetcher(settings.fetch, parse_resolve(resolve))
         matcher = topic_matcher(topic)
-        options = page_options(settings)  # as the engine analyses
-        cache = OutcomeCache(
-            lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
-        )
+        options = link_options(settings)  # as the engine analyses
+        cache = analysed_once(fetcher, matcher, options)
         first = run_trial(settings, topic, cache, PAGES)
         fetched = len(cache)
         again = run_trial(settings, topic, cache, PAGES)  # every outcome from the cache
@@ -62,13 +60,11 @@ def test_anchor_only_evidence_scores_links_as_the_paper_and_url_and_context_add_
     with quick_sandbox() as resolve:
         fetcher = Fetcher(full.fetch, parse_resolve(resolve))
         matcher = topic_matcher(topic)
-        options = page_options(full)
-        cache = OutcomeCache(
-            lambda url: analyse_result(url, fetcher.fetch(url), matcher, options=options)
-        )
+        options = link_options(full)
+        cache = analysed_once(fetcher, matcher, options)
         anchor_only = run_trial(paper, topic, cache, PAGES)
         every = run_trial(full, topic, cache, PAGES)
-    blind = OutcomeCache(lambda url: replace(cache(url), url_counts=[], context_counts=[]))
+    blind = OutcomeCache(lambda *page: replace(cache(*page), url_counts=[], context_counts=[]))
     never_saw = run_trial(full, topic, blind, PAGES)  # all sources on, only anchors to read
 
     def scores(trial):

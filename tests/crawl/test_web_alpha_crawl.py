@@ -88,7 +88,7 @@ def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_n
     finally:
         state.close()
     # a trial (the benchmarks' crawl) over the same outcomes judges as the run log does
-    trial = run_trial(settings, engine.crawl.topic, OutcomeCache(logged.__getitem__), PAGES,
+    trial = run_trial(settings, engine.crawl.topic, OutcomeCache(lambda url, _: logged[url]), PAGES,
                       composed_for(settings))  # fmt: skip
     assert [o.relevant for o in trial.outcomes] == [logged[o.url].relevant for o in trial.outcomes]
     assert engine.crawl.web_alpha == result.web_alpha

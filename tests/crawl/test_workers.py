@@ -9,20 +9,20 @@ from kgcrawl.crawl.analysers import analyser_count
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import LocalWorkers
 from kgcrawl.sandbox.hazards import Hazard
-from kgcrawl.text.analysis import PageOptions
+from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
 
 def workers_for(sandbox, delay: float) -> LocalWorkers:
     settings = load_settings("tourism", {"fetch.delay": delay}, environ={}).fetch
     fetcher = Fetcher(settings, parse_resolve(tuple(sandbox.resolve)))
-    return LocalWorkers(1, TopicMatcher([("旅游",)]), PageOptions(), fetcher, StageTimes())
+    return LocalWorkers(1, TopicMatcher([("旅游",)]), LinkOptions(), fetcher, StageTimes())
 
 
 def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> None:
     workers = workers_for(sandbox, 0.25)
-    plain = workers.submit(sandbox.world.seeds("tourism")[0]).result()
-    slow = workers.submit(sandbox.world.hazard_urls(Hazard.CRAWL_DELAY)[0]).result()
+    plain = workers.submit(sandbox.world.seeds("tourism")[0], "resiliparse").result()
+    slow = workers.submit(sandbox.world.hazard_urls(Hazard.CRAWL_DELAY)[0], "resiliparse").result()
     workers.close()
     assert plain.outcome.downloaded and plain.delay == 0.25
     assert slow.delay == sandbox.server.crawl_delay > 0.25
@@ -30,7 +30,7 @@ def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> 
 
 def test_a_url_no_host_answers_rests_the_plain_delay(sandbox) -> None:
     workers = workers_for(sandbox, 0.25)
-    done = workers.submit("ftp://nowhere.test/").result()
+    done = workers.submit("ftp://nowhere.test/", "resiliparse").result()
     workers.close()
     assert not done.outcome.downloaded and done.delay == 0.25
 

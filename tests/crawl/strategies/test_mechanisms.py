@@ -16,13 +16,13 @@ import pytest
 from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.fetch import Fetcher
-from kgcrawl.crawl.trials import OutcomeCache, Trial, run_trial
+from kgcrawl.crawl.trials import Trial, analysed_once, run_trial
 from kgcrawl.sandbox.server import SandboxServer
 from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.relevance import topic_matcher
+from kgcrawl.text.analysis import NO_CONTEXT
 from tests.crawl.crawls import BASE, QUICK
 from tests.crawl.strategies.world import changed
 
@@ -49,7 +49,7 @@ def trials():
     }
     with SandboxServer(World(0, "small", "sparse"), **QUICK) as server:
         fetcher = Fetcher(settings.fetch, parse_resolve(server.resolve))
-        cache = OutcomeCache(lambda url: analyse_result(url, fetcher.fetch(url), matcher))
+        cache = analysed_once(fetcher, matcher, NO_CONTEXT)
         return {
             name: run_trial(changed(settings, "tabu", **switch), topic, cache, PAGES)
             for name, switch in off.items()
