@@ -10,21 +10,23 @@ its cost is paid per page (`crawl.main_text` chooses the extractor):
 * "trafilatura": trafilatura alone (fast mode, tables kept), as before issue 19,
   and as the corpus reader extracts HTML documents (`text.corpus`).
 
-Interpretation (issue 19): trafilatura cost 2.7–3.3 ms of CPU a sandbox page,
-a quarter of a crawl's; resiliparse 0.23–0.27 ms. The issue allows a faster
-extractor that passes a quality check against trafilatura. On the first 300
-pages of each sandbox profile and domain (benchmarks/bench_main_text.py), the
-shipped extractor's text holds 84–95 % of trafilatura's words, and 93–95 % of
-its words are in trafilatura's; on the corpora's HTML documents 100 % and
-93–96 %. They differ in kind: on a home or list page trafilatura, finding no
-article, keeps every menu and link list, resiliparse only the page's own text
-blocks; under an article resiliparse keeps the crumbs, the date line and the
-previous/next titles, which trafilatura drops. The concepts mentioned agree by
-a Jaccard of 0.75–0.82 on the default and flat profiles (0.99–1.00 sparse).
-resiliparse finds nothing on up to 8 % of the pages (markup it reads as all
-boilerplate, such as a `<div class=banner>` left open around the article);
-trafilatura reads those, and with it as the fallback every truly relevant page's
-text names a topic word, as with trafilatura alone.
+Interpretation (issue 19): trafilatura cost 3.1–3.7 ms of CPU a sandbox page,
+about a quarter of a crawl's; resiliparse 0.3 ms. The issue allows a faster
+extractor that passes a quality check against trafilatura. On the first 500
+pages of each sandbox profile and domain (benchmarks/bench_main_text.py) the
+shipped extractor's text holds 84–87 % of trafilatura's words (94 % on the
+sparse profile), and 93–95 % of its words are in trafilatura's (99 %); on the
+corpora's HTML documents 100 % and 93–96 %. They differ in kind: on a home or
+list page trafilatura, finding no article, keeps every menu and link list,
+resiliparse only the page's own text blocks; under an article resiliparse keeps
+the crumbs, the date line and the previous/next titles, which trafilatura drops.
+The concepts mentioned agree by a mean Jaccard of 0.72–0.84 (0.99–1.00 sparse).
+resiliparse alone finds nothing on up to 11 % of the pages (markup it reads as
+all boilerplate, such as a `<div class=banner>` left open around the article);
+trafilatura reads those, and with it as the fallback the text of 673 of the 675
+truly relevant pages names a topic word (trafilatura's: all 675). The crawl's
+navigation floor was measured on trafilatura's text, so pages are read with it
+until the floor is settled (`Crawl.extractor`).
 """
 
 from __future__ import annotations
