@@ -2,9 +2,9 @@
 
 This is the per-page work a fetch worker does after the download: one lxml pass
 (tag groups, links, anchors), topic-word counts per group, the main text for the
-knowledge graph (`text.main_text`) with its concept
-mentions, the page length, and the content fingerprints for dedup. Nothing here
-depends on the crawl's state, so workers run it in parallel.
+knowledge graph (`text.main_text`, by the extractor the crawl names) with its
+concept mentions, the page length, and the content fingerprints for dedup. Nothing
+else depends on the crawl's state, so workers run it in parallel.
 """
 
 from __future__ import annotations

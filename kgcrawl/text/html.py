@@ -79,7 +79,7 @@ class ParsedPage:
     title: str
     groups: tuple[str, str, str, str, str]
     links: tuple[OutLink, ...]
-    depth: int = 0  # how deep elements nest (libxml2 stops at 255), for `text.main_text`
+    depth: int = 0  # how deep elements nest (libxml2 stops at 256), for `text.main_text`
 
     @property
     def text(self) -> str:
