@@ -8,20 +8,27 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
 
 from kgcrawl.calibrate import resolve_thresholds
 from kgcrawl.config import load_settings
+from kgcrawl.crawl.analyse import analyse_result
+from kgcrawl.crawl.decode import decode_html
 from kgcrawl.crawl.engine import CrawlResult
+from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.crawl.view import relevance_line
 from kgcrawl.evaluate.judge import sandbox_judge
+from kgcrawl.sandbox.world import World
 from kgcrawl.scoring.web_alpha import WebAlpha
+from kgcrawl.text.matching import TopicMatcher
 from tests.crawl.crawls import judged_crawl
 
 PAGES, PROBE = 300, 100
 WORLD = (0, "small", "default")
+SANDBOX = World(*WORLD)
 
 
 def _crawl(strategy: str, domain: str, profile: str, navigation_within: int, run_id: str
@@ -43,6 +50,27 @@ def _logged(result: CrawlResult) -> list[tuple[str, float, str, int, str]]:
                        "WHERE reason IS NULL ORDER BY seq").fetchall()  # fmt: skip
     db.close()
     return pages
+
+
+def _texts(result: CrawlResult) -> list[str]:
+    """The main text of each page, in the run log's order."""
+    db = sqlite3.connect(result.state_path)
+    texts = db.execute("SELECT text FROM outcomes WHERE reason IS NULL ORDER BY seq").fetchall()
+    db.close()
+    return [text for (text,) in texts]
+
+
+def read_as(url: str, extractor: str) -> str:
+    """The main text the analysis gives the sandbox page at `url` with `extractor`."""
+    parts = urlsplit(url)
+    reply = SANDBOX.respond(
+        parts.hostname, (parts.path or "/") + (parts.query and "?" + parts.query)
+    )
+    kind = dict(reply.headers)["Content-Type"]
+    text, charset = decode_html(reply.body, kind)
+    page = FetchResult(url, url, 200, content=reply.body, text=text, charset=charset,
+                       content_type=kind)  # fmt: skip
+    return analyse_result(url, page, TopicMatcher([]), extractor=extractor).text
 
 
 def _floor_pages(web: WebAlpha, pages: list) -> tuple[list[float], list[float]]:
@@ -92,6 +120,12 @@ def test_bfs_judges_by_an_alpha_no_lower_than_navigation_alone_reaches(
             rf"through navigation alone: α raised to it, α = .*, and judged them again by "
             rf"it \({web.rejudged} changed\)")  # fmt: skip
     assert re.search(said, " ".join(relevance_line(result).split()))
+    # pages were read with trafilatura until the floor was found, with resiliparse after
+    expected = [read_as(url, "trafilatura" if n < web.floor_after else "resiliparse")
+                for n, (url, *_) in enumerate(pages)]  # fmt: skip
+    assert _texts(result) == expected
+    later = pages[web.floor_after :]
+    assert any(read_as(url, "trafilatura") != read_as(url, "resiliparse") for url, *_ in later)
 
     at_probe, f1_probe, best_probe = _bfs(PROBE, "at-probe")
     assert not (at_probe.web_alpha and at_probe.web_alpha.floors) and best_probe == best
