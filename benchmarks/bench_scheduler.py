@@ -119,7 +119,8 @@ def main() -> None:
     caches = {}
     for strategy in args.strategies:
         settings = settings_for(strategy, args.pages, args.workers)
-        store = cache_dir / f"bench-scheduler-{strategy}-{args.pages}-{args.workers}.pickle"
+        # v2: outcomes keyed by (url, main-text extractor), as OutcomeCache keeps them
+        store = cache_dir / f"bench-scheduler-v2-{strategy}-{args.pages}-{args.workers}.pickle"
         started = time.perf_counter()
         caches[strategy] = (settings, recorded(settings, store))
         print(f"{strategy}: {len(caches[strategy][1])} outcomes recorded "
