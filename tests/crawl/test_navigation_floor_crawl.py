@@ -60,7 +60,7 @@ def _texts(result: CrawlResult) -> list[str]:
     return [text for (text,) in texts]
 
 
-def read_as(url: str, extractor: str) -> str:
+def _read_as(url: str, extractor: str) -> str:
     """The main text the analysis gives the sandbox page at `url` with `extractor`."""
     parts = urlsplit(url)
     reply = SANDBOX.respond(
@@ -121,11 +121,11 @@ def test_bfs_judges_by_an_alpha_no_lower_than_navigation_alone_reaches(
             rf"it \({web.rejudged} changed\)")  # fmt: skip
     assert re.search(said, " ".join(relevance_line(result).split()))
     # pages were read with trafilatura until the floor was found, with resiliparse after
-    expected = [read_as(url, "trafilatura" if n < web.floor_after else "resiliparse")
+    expected = [_read_as(url, "trafilatura" if n < web.floor_after else "resiliparse")
                 for n, (url, *_) in enumerate(pages)]  # fmt: skip
     assert _texts(result) == expected
     later = pages[web.floor_after :]
-    assert any(read_as(url, "trafilatura") != read_as(url, "resiliparse") for url, *_ in later)
+    assert any(_read_as(url, "trafilatura") != _read_as(url, "resiliparse") for url, *_ in later)
 
     at_probe, f1_probe, best_probe = _bfs(PROBE, "at-probe")
     assert not (at_probe.web_alpha and at_probe.web_alpha.floors) and best_probe == best
