@@ -31,7 +31,6 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.decode import decode_html
@@ -60,9 +59,7 @@ def sandbox_pages(world: World, domain: str, n: int) -> list[tuple[str, str, boo
         if url in seen:
             continue
         seen.add(url)
-        parts = urlsplit(url)
-        target = (parts.path or "/") + (parts.query and "?" + parts.query)
-        reply = world.respond(parts.hostname, target)
+        reply = world.get(url)
         kind = dict(reply.headers).get("Content-Type", "")
         if reply.status == 200 and kind.startswith("text/html"):
             text, _ = decode_html(reply.body, kind)

@@ -33,7 +33,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -105,9 +104,7 @@ def sample(profile: str, domain: str, pages: int) -> Figures:
     matcher = topic_matcher(topic)
     scores, labels, links, dead = [], [], 0, 0
     for row in bfs(world, domain, pages):
-        parts = urlsplit(row.url)
-        target = parts.path + (f"?{parts.query}" if parts.query else "")
-        reply = world.respond(parts.hostname, target)
+        reply = world.get(row.url)
         content_type = dict(reply.headers).get("Content-Type", "")
         _, charset = decode_html(reply.body, content_type)
         analysis = analyse_page(reply.body, row.url, matcher, charset)

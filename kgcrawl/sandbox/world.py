@@ -190,14 +190,17 @@ class World:
         body = text.encode(encoding, "xmlcharrefreplace")
         return Reply(200, (("Content-Type", content_type),), body, slow=slow, fault=r.fault)
 
+    def get(self, url: str) -> Reply:
+        """The response to `GET url` (an absolute URL), as `respond` gives it."""
+        return self.respond(*_host_target(url))
+
     def truth(self, url: str) -> Truth:
         """Ground truth of a URL: status, type, topic shares, canonical page, hazards."""
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise SandboxError(f"not an http(s) URL: {url}")
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        r = self._resolve(parts.hostname.lower(), target)
-        host = parts.hostname.lower()
+        host, target = _host_target(url)
+        r = self._resolve(host, target)
         location = urljoin(url, r.location) if r.location else None
         if r.route is None or r.status not in (200, 500, 502) or r.content is None:
             return Truth(
@@ -231,9 +234,7 @@ class World:
 
     def plan(self, url: str) -> Plan | None:
         """The plan of an HTML page (links with anchors, mixture, title), or None."""
-        parts = urlsplit(url)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        r = self._resolve((parts.hostname or "").lower(), target)
+        r = self._resolve(*_host_target(url))
         if r.status != 200 or r.route is None or r.route.type not in HTML_TYPES:
             return None
         return self._plan(r)
@@ -383,3 +384,11 @@ class World:
     def _plan(self, r: Resolved) -> Plan:
         builder = AcademicBuilder if self.profile.academic else PageBuilder
         return builder(self, r).build()
+
+
+def _host_target(url: str) -> tuple[str, str]:
+    """(host name, request target) of an absolute URL: what a GET of it sends."""
+    parts = urlsplit(url)
+    return (parts.hostname or "").lower(), (parts.path or "/") + (
+        f"?{parts.query}" if parts.query else ""
+    )

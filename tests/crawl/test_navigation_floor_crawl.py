@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -62,10 +61,7 @@ def _texts(result: CrawlResult) -> list[str]:
 
 def _read_as(url: str, extractor: str) -> str:
     """The main text the analysis gives the sandbox page at `url` with `extractor`."""
-    parts = urlsplit(url)
-    reply = SANDBOX.respond(
-        parts.hostname, (parts.path or "/") + (parts.query and "?" + parts.query)
-    )
+    reply = SANDBOX.get(url)
     kind = dict(reply.headers)["Content-Type"]
     text, charset = decode_html(reply.body, kind)
     page = FetchResult(url, url, 200, content=reply.body, text=text, charset=charset,

@@ -142,8 +142,7 @@ def test_crawl_delay_and_robots_errors(sandbox):
     url = first(sandbox, Hazard.CRAWL_DELAY)
     robots = Protego.parse(sandbox.fetch(url).text)
     assert robots.crawl_delay("kgcrawl") == sandbox.server.crawl_delay != CRAWL_DELAY_SECONDS
-    parts = urlsplit(url)  # the world's own, served unless the server shortens it
-    world = sandbox.world.respond(parts.hostname, parts.path).body.decode()
+    world = sandbox.world.get(url).body.decode()  # the world's own, unless the server shortens it
     assert Protego.parse(world).crawl_delay("kgcrawl") == CRAWL_DELAY_SECONDS
     assert sandbox.fetch(first(sandbox, Hazard.ROBOTS_ERROR)).status_code == 503
 

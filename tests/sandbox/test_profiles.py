@@ -43,9 +43,7 @@ def flat() -> World:
 
 
 def body(world: World, url: str) -> bytes:
-    parts = urlsplit(url)
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return world.respond(parts.hostname, target).body
+    return world.get(url).body
 
 
 def names_a_word(text: str, words: frozenset[str]) -> bool:

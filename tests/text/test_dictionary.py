@@ -30,7 +30,6 @@ def tokenizers(tmp_path_factory):
 
 def sandbox_texts(pages: int = 40) -> list[str]:
     """Visible text of sandbox pages: news-like Chinese with labels, names and numbers."""
-    from urllib.parse import urlsplit
 
     from kgcrawl.text.html import parse_html
 
@@ -38,8 +37,7 @@ def sandbox_texts(pages: int = 40) -> list[str]:
     texts = []
     for url in world.seeds("tourism")[:3]:
         for link in [url, *world.links(url)][:pages]:
-            parts = urlsplit(link)
-            reply = world.respond(parts.hostname, parts.path or "/")
+            reply = world.get(link)
             if reply.status == 200 and reply.body.startswith(b"<"):
                 texts.append(parse_html(reply.body, link).text)
     return texts
