@@ -319,11 +319,11 @@ class Crawl:
         if c.lp == 0 and fruitless(self._explore_before, self._explore_since, c.dp - after):
             c.explore_ended = c.dp
 
-    def alpha(self, lang: str | None) -> float:
-        """The α a page in `lang` is judged by: the settings', or the web's (`_judge_pending`)."""
-        if self.web_alpha is None:
-            return float(self.settings.relevance.alpha)
-        return self.web_alpha.alpha(lang)
+    def alpha(self, lang: str | None, web: WebAlpha | None = None) -> float:
+        """The α a page in `lang` is judged by: the web's (`_judge_pending`; `web`, else the
+        crawl's), or the settings'."""
+        web = self.web_alpha if web is None else web
+        return float(self.settings.relevance.alpha) if web is None else web.alpha(lang)
 
     def _judge_pending(self) -> Rejudged:
         """At page `calibration.probe_pages`, α recalibrated on the web's words (`_words_alpha`);
@@ -431,13 +431,13 @@ class Crawl:
         """`web` with a page language's α raised to what `pages` whose main text names no
         topic word reach through navigation alone (scoring/navigation_floor.py)."""
         cal = self.settings.calibration
-        alpha = float(self.settings.relevance.alpha)
         navigation = [(p.lang, p.relevance) for p in pages if p.navigation_only and p.lang]
         passed = [(p.lang, p.relevance) for p in pages if not p.navigation_only and p.lang
-                  and p.relevance > (web.alpha(p.lang) if web else alpha)]  # fmt: skip
+                  and p.relevance > self.alpha(p.lang, web)]  # fmt: skip
         floors = navigation_floors(navigation, passed, cal.navigation_quantile,
                                    cal.navigation_pages)  # fmt: skip
-        raised = floored(web, alpha, floors, self._navigation.total())
+        raised = floored(web, float(self.settings.relevance.alpha), floors,
+                         self._navigation.total())  # fmt: skip
         if raised is None or raised is web:
             return web
         return replace(raised, floor_after=self.counters.dp)
