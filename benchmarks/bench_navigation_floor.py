@@ -2,7 +2,8 @@
 
 For each sandbox profile × domain, each strategy crawls `--max-pages` pages (one worker,
 seed 0, the shipped pipeline) twice over the same outcomes: with the floor off
-(`calibration.navigation_pages = 0`) and on (the shipped 20). Printed per crawl:
+(`calibration.navigation_pages = 0`, pages read with trafilatura as while a crawl looks
+for its floor, crawl/core.py `Crawl.extractor`) and on (the shipped 20). Printed per crawl:
 - the pages whose main text names no topic word though R(p) > 0, and how many of
   them are truly relevant;
 - the floor the probe set (per page language);
@@ -21,6 +22,7 @@ import argparse
 import numpy as np
 from alpha_rules import interval
 from focus import CrawlFigures, grid_jobs, world_arguments
+from navigation_rules import FLOOR_OFF
 
 from kgcrawl.scoring.thresholds import GRID, separation
 
@@ -47,8 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     configs = []
     for name in args.strategies:
-        configs.append((f"{name} off", {"crawl.strategy": name,
-                                        "calibration.navigation_pages": "0"}))  # fmt: skip
+        configs.append((f"{name} off", {"crawl.strategy": name, **FLOOR_OFF}))
         for q in args.quantiles:
             configs.append((f"{name} q{q}", {"crawl.strategy": name,
                                              "calibration.navigation_quantile": q}))  # fmt: skip
