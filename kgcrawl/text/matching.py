@@ -118,7 +118,8 @@ class TopicMatcher:
             if len(tokens) == 1 and len(tokens[0]) > 1 and _RUN_ONLY.fullmatch(tokens[0])
         }
         self._max_tokens = max(map(len, self._cjk_words), default=1)
-        self._cjk = _trie_pattern({("".join(t),) for t in self._cjk_words})
+        # Chinese labels are looked for in the lower-cased text, case-sensitively (`_lowered`)
+        self._cjk = _trie_pattern({("".join(t),) for t in self._cjk_words}, ignore_case=False)
         # "hotel chain" before "hotel"; a label that starts with an ASCII letter or digit
         # must not be glued to one (one lookbehind for all of them, so the regex engine
         # can still skip ahead to possible first letters).
@@ -177,7 +178,14 @@ class TopicMatcher:
                     _add(counts, latin[_latin_parts(match.group().lower())])
 
     def _count_cjk(self, text: str, counts: dict[int, int]) -> None:
-        """Hits grouped by the jieba runs around them; a run is tokenised only when needed."""
+        """Hits grouped by the jieba runs around them; a run is tokenised only when needed.
+
+        The labels' regex runs case-sensitively over the lower-cased text: with `re.I`
+        over the text as it is, the scan took 4× as long (0.23 against 0.06 ms per
+        sandbox page, issue 19), as `re` then folds every character it compares. A
+        label is lower case, and `tokenize` lower-cases each token, so this reads the
+        text as the tokenizer does; everything else (runs, jieba) sees the text as it is.
+        """
         if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
             self._dictionary_size = len(self._freq)
             self._longest_word = _longest_key(self._freq)
@@ -186,34 +194,34 @@ class TopicMatcher:
         regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
         reverse = ""
         n = len(text)
-        for hit in self._cjk.finditer(text):
+        for hit in self._cjk.finditer(_lowered(text)):
             if not reverse:
                 reverse = text[::-1]
-            start, end = hit.span()
+            start, end = span = hit.span()
             left = n - _RUN.match(reverse, n - start).end()
             right = _RUN.match(text, end).end()
             if regions and left < regions[-1][1]:
                 regions[-1][1] = max(right, regions[-1][1])
-                regions[-1][2].append(hit)
+                regions[-1][2].append(span)
             else:
-                regions.append([left, right, [hit]])
+                regions.append([left, right, [span]])
         for left, right, hits in regions:
             for words in self._region_words(text, left, right, hits):
                 _add(counts, words)
 
     def _region_words(
-        self, text: str, left: int, right: int, hits: list[re.Match]
+        self, text: str, left: int, right: int, hits: list[tuple[int, int]]
     ) -> tuple[list[int], ...]:
-        """The topic words of the hits in text[left:right], in order; cached.
+        """The topic words of the hits (spans) in text[left:right], in order; cached.
 
         Only that stretch of the text and the hits' places in it decide them: the
         hits when jieba cuts each as one token, else the labels in its tokens.
         """
-        key = (text[left:right], *(n - left for hit in hits for n in hit.span()))
+        key = (text[left:right], *(n - left for hit in hits for n in hit))
         words = self._regions.get(key)
         if words is None:
-            if all(self._is_token(text, left, right, hit) for hit in hits):
-                words = tuple(self._cjk_words[(hit.group(),)] for hit in hits)
+            if all(self._is_token(text, left, right, *hit) for hit in hits):
+                words = tuple(self._cjk_words[(text[start:end],)] for start, end in hits)
             else:
                 words = tuple(self._token_words(tuple(tokenize(key[0]))))
             if len(self._regions) >= _REGION_CACHE:
@@ -221,16 +229,17 @@ class TopicMatcher:
             self._regions[key] = words
         return words
 
-    def _is_token(self, text: str, left: int, right: int, hit: re.Match) -> bool:
-        """True when jieba must cut the hit as one token: no dictionary word crosses its ends.
+    def _is_token(self, text: str, left: int, right: int, start: int, end: int) -> bool:
+        """True when jieba must cut text[start:end], a hit in the run text[left:right], as
+        one token: no dictionary word crosses its ends.
 
         jieba (get_DAG, calc) takes the most probable path through the words of
         the run; when no word spans the hit's start or end, every path is cut
         there, and inside the hit the best path is the label's own, one token.
+        A hit in capitals is not (jieba's words are case-sensitive): it is tokenised.
         """
-        if hit.group() not in self._single_token:
+        if text[start:end] not in self._single_token:
             return False
-        start, end = hit.span()
         freq = self._freq
         keys, added = self._key_sets
         for a in range(max(left, start - self._longest_word + 1), end):
@@ -261,6 +270,20 @@ class TopicMatcher:
                 pos += 1
 
 
+def _lowered(text: str) -> str:
+    r"""`text` lower-cased character by character, as `tokenize` lower-cases its tokens, so
+    that positions stay; a character whose lower case is longer (İ) becomes NUL, which
+    no label holds (its two characters do not make the label's one either).
+
+    >>> _lowered("5A级景区"), _lowered("İ级")
+    ('5a级景区', '\x00级')
+    """
+    lower = text.lower()
+    if len(lower) == len(text):  # the usual case: one C call
+        return lower
+    return "".join(low if len(low) == 1 else "\0" for low in map(str.lower, text))
+
+
 def _longest_key(freq) -> int:
     """The longest word of jieba's dictionary: the trie knows it, a dict is scanned."""
     longest = getattr(freq, "longest", None)
@@ -278,9 +301,13 @@ def _latin_parts(label: str) -> tuple[str, ...]:
 
 
 def _trie_pattern(
-    labels: Iterable[Sequence[str]], prefix: str = "", end_guard: bool = False
+    labels: Iterable[Sequence[str]],
+    prefix: str = "",
+    end_guard: bool = False,
+    ignore_case: bool = True,
 ) -> re.Pattern | None:
-    """One case-blind regex that matches, at each place, the longest of `labels`.
+    """One regex (case-blind unless `ignore_case` is off) that matches, at each place,
+    the longest of `labels`.
 
     A label is a sequence of words; between two words the text may hold any
     run of punctuation and spaces (`[\\W_]+`, as `tokenize` drops them). With
@@ -292,7 +319,7 @@ def _trie_pattern(
     Chinese labels, longest first, cost 0.87 ms per sandbox page to scan, this
     form 0.38 ms, with the same spans on all 32 696 texts of 500 pages (issue
     19). No character of the text can enter two branches of a node (keys are
-    lower-cased, and those `re.I` still takes for one another are merged;
+    lower-cased, and with `ignore_case` those `re.I` still takes for one another are merged;
     words are letters and digits, separators are not), so the one path the
     text allows is followed as far as it goes, and the match ends at the last
     label on it, since a node's end is tried after its branches: the longest.
@@ -315,7 +342,9 @@ def _trie_pattern(
             for char in word:
                 node = node.setdefault(_fold(char), {})
         node[_END] = {}
-    return re.compile(prefix + _branches(trie, end_guard), re.I) if trie else None
+    if not trie:
+        return None
+    return re.compile(prefix + _branches(trie, end_guard, ignore_case), re.I if ignore_case else 0)
 
 
 _BETWEEN = "[\\W_]+"  # a trie key: the separator between two words (never one character)
@@ -328,24 +357,27 @@ def _fold(char: str) -> str:
     return lower if len(lower) == 1 else char
 
 
-def _branches(node: dict, end_guard: bool, last: str = "") -> str:
+def _branches(node: dict, end_guard: bool, ignore_case: bool, last: str = "") -> str:
     """The regex of a trie node: its branches in turn, then (if a label ends here) the end."""
     arms = [
-        (key if key == _BETWEEN else re.escape(key)) + _branches(child, end_guard, key)
-        for key, child in _distinct(node)
+        (key if key == _BETWEEN else re.escape(key)) + _branches(child, end_guard, ignore_case, key)
+        for key, child in (_distinct(node) if ignore_case else _sorted(node))
     ]
     if _END in node:
         arms.append("(?![A-Za-z0-9])" if end_guard and _ASCII_ALNUM.match(last) else "")
     return arms[0] if len(arms) == 1 else "(?:" + "|".join(arms) + ")"
 
 
+def _sorted(node: dict) -> list[tuple[str, dict]]:
+    """A node's branches, in order."""
+    return [(key, child) for key, child in sorted(node.items()) if key != _END]
+
+
 def _distinct(node: dict) -> list[tuple[str, dict]]:
     """A node's branches, those whose characters `re.I` takes for one another (ſ and s,
     ς and σ) made one, so that no character of the text can enter two of them."""
     merged: list[tuple[str, dict]] = []
-    for key, child in sorted(node.items()):
-        if key == _END:
-            continue
+    for key, child in _sorted(node):
         twin = None
         if key != _BETWEEN and key.lower() != key.upper():  # Chinese has no case
             same = re.compile(re.escape(key), re.I).fullmatch

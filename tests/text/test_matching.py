@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgcrawl.text import matching
-from kgcrawl.text.matching import TopicMatcher, _trie_pattern, token_length
+from kgcrawl.text.matching import TopicMatcher, _lowered, _trie_pattern, token_length
 from kgcrawl.text.tokenize import label_tokens, normalise_label, tokenize
 
 # Overlapping labels on purpose: 暴雨 / 暴雨灾害 / 大暴雨 (a jieba word), 旅游 / 旅游业
@@ -31,6 +31,7 @@ WORDS = [
     ["natural scenery"],
     ["tour"],
     ["游客", "tour"],
+    ["国家5a级景区"],  # a Chinese label with a Latin letter: the text may spell it 5A
 ]
 
 
@@ -63,6 +64,7 @@ PIECES = [
     *(label for labels in WORDS for label in labels),
     *("大暴雨", "旅游业", "山体", "风景", "城市", "内", "灾害", "发展", "我们", "今天", "雨"),
     *("hotels", "tourism", "chain", "scenery", "Natural", "HOTEL", "2024", "5A"),
+    *("国家5A级景区", "国家5a级", "5A级景区", "国家", "级"),
     *("，", "。", "、", " ", "-", "_", "·", "\n", "  "),
 ]
 
@@ -105,7 +107,7 @@ def test_worked_examples(matcher: TopicMatcher, text: str, expected: dict[int, i
 def test_count_is_the_dense_form(matcher: TopicMatcher) -> None:
     counts = matcher.count("暴雨灾害与暴雨，暴雨")
     assert counts.dtype == np.int32
-    assert counts.tolist() == [0, 2, 1] + [0] * 10
+    assert counts.tolist() == [0, 2, 1] + [0] * 11
 
 
 @pytest.mark.parametrize(
@@ -163,12 +165,16 @@ def _longest_first(labels: set[tuple[str, ...]], prefix: str, guard: bool) -> re
     return re.compile(prefix + "(?:" + "|".join(patterns) + ")", re.I)
 
 
-@pytest.mark.parametrize(("prefix", "guard"), [("", False), ("(?<![A-Za-z0-9])", True)])
+@pytest.mark.parametrize(
+    ("prefix", "guard", "ignore_case"),
+    [("", False, True), ("(?<![A-Za-z0-9])", True, True), ("", False, False)],
+)
 def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds(
-    prefix: str, guard: bool
+    prefix: str, guard: bool, ignore_case: bool
 ) -> None:
     """The prefix-sharing regex of the labels against the alternation it replaced, on
-    labels as the matcher has them (lower case; Chinese, Latin words) and any text."""
+    labels as the matcher has them (lower case; Chinese, Latin words) and any text;
+    without `ignore_case`, over the lower-cased text (as the Chinese labels are found)."""
     word = st.text(st.sampled_from("暴雨灾大skiaé1"), min_size=1, max_size=3)
     label = st.lists(word, min_size=1, max_size=2).map(tuple)
 
@@ -177,7 +183,8 @@ def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds(
            st.text(st.sampled_from("暴雨灾大sSkKiIaAéÉ1 -_,"), max_size=40))  # fmt: skip
     def check(labels: set[tuple[str, ...]], text: str) -> None:
         expected = [m.span() for m in _longest_first(labels, prefix, guard).finditer(text)]
-        found = _trie_pattern(labels, prefix, guard).finditer(text)
+        pattern = _trie_pattern(labels, prefix, guard, ignore_case)
+        found = pattern.finditer(text if ignore_case else _lowered(text))
         assert [m.span() for m in found] == expected
 
     check()
