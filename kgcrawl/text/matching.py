@@ -32,6 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from kgcrawl.text.dictionary import import_jieba
 from kgcrawl.text.tokenize import add_user_words, label_tokens, normalise_label, tokenize
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -94,8 +95,7 @@ class TopicMatcher:
         A crawl with analyser processes never counts in its main process, which then
         needs only `words`; building there cost ≈ 1.2 CPU-s and ≈ 70 MB for jieba.
         """
-        import jieba
-
+        jieba = import_jieba()
         self._built = True
         words = self.words
         add_user_words(label for labels in words for label in labels if _CJK.search(label))

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable
 from functools import cache
 from importlib import resources
 
-from kgcrawl.text.dictionary import TrieFreq
+from kgcrawl.text.dictionary import TrieFreq, import_jieba
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -34,8 +34,7 @@ _NOUN_FLAGS = re.compile(r"^(n(?!r)\w*|vn|an|j|eng)$")
 def _jieba():
     import logging
 
-    import jieba
-
+    jieba = import_jieba()
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
     return jieba
@@ -47,12 +46,11 @@ def use_trie_dictionary() -> bool:
     For processes that only count topic words (a crawl's analysers): same cuts,
     ≈ 70 MB and ≈ 1.2 CPU-s less each. True when the trie is in use.
     """
-    import jieba
-
     from kgcrawl.config import cache_dir
     from kgcrawl.text.dictionary import install
 
-    return install(jieba.dt, cache_dir()) or isinstance(jieba.dt.FREQ, TrieFreq)
+    tokenizer = import_jieba().dt
+    return install(tokenizer, cache_dir()) or isinstance(tokenizer.FREQ, TrieFreq)
 
 
 def normalise_label(label: str) -> str:
@@ -124,9 +122,9 @@ def noun_tokens(text: str) -> list[str]:
     """
     if not text:
         return []
+    _jieba()
     import jieba.posseg
 
-    _jieba()
     return [pair.word.lower() for pair in jieba.posseg.lcut(text) if _NOUN_FLAGS.match(pair.flag)]
 
 
@@ -136,9 +134,9 @@ def is_place_name(word: str) -> bool:
     >>> is_place_name("四川"), is_place_name("门票"), is_place_name("Sichuan")
     (True, False, False)
     """
+    _jieba()
     import jieba.posseg
 
-    _jieba()
     return jieba.posseg.dt.word_tag_tab.get(word) == "ns"
 
 
