@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from kgcrawl.crawl.decode import decode_html
@@ -228,35 +226,3 @@ def test_meta_robots_nofollow_gives_no_links(content: str, follows: bool) -> Non
     page = parse_html(html.encode(), BASE)
     assert bool(page.links) is follows
     assert page.groups[3] == "景区"  # the page itself still counts
-
-
-def test_a_link_is_resolved_against_the_base_folder_as_against_the_whole_base() -> None:
-    """Links are cached per (base folder, href): each must resolve as `urljoin` with the
-    whole base would, whatever the base's last segment, parameters, query or fragment."""
-    from urllib.parse import urljoin
-
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from kgcrawl.text.html import link_url
-    from kgcrawl.text.urls import canonical_url
-
-    piece = st.sampled_from(["a", "b.html", ".", "..", "", ";p", "?q=1", "#f", "%2F", "x:y"])
-    path = st.lists(piece, max_size=4).map("/".join)
-    hosts = st.sampled_from(["http://h.test", "https://h.test:8443", "http://[::1]", "http:"])
-    base = st.tuples(hosts, path).map(lambda p: p[0] + "/" + p[1] if p[1] else p[0])
-    prefix = st.sampled_from(["", "/", "//o.test/", "http:", "https://o.test", "?", "#", "\\"])
-    href = st.tuples(prefix, path).map("".join)
-
-    @settings(max_examples=1000, deadline=None)
-    @given(href, base)
-    def check(href: str, base: str) -> None:
-        href = href.strip()
-        head = re.match("[^?#]*", href).group()  # a backslash before the query is a slash
-        try:
-            expected = canonical_url(urljoin(base, head.replace("\\", "/") + href[len(head) :]))
-        except ValueError:
-            expected = None
-        assert link_url(href, base) == expected
-
-    check()
