@@ -29,7 +29,6 @@ import pstats
 import tempfile
 import time
 from concurrent.futures import Future
-from functools import partial
 from pathlib import Path
 
 from kgcrawl.config import Settings, load_settings
@@ -92,9 +91,11 @@ def recorded(settings: Settings, store: Path) -> OutcomeCache:
     with SandboxServer(World(0, "default")) as server:
         fetcher = Fetcher(settings.fetch, parse_resolve(tuple(server.resolve)))
 
+        def analyse(url: str, result, extractor: str) -> Outcome:
+            return analyse_result(url, result, matcher, extractor=extractor)
+
         def fetch(url: str, extractor: str) -> Outcome:
-            analyse = partial(analyse_result, matcher=matcher, extractor=extractor)
-            return fetch_and_analyse(fetcher, url, analyse, StageTimes()).outcome
+            return fetch_and_analyse(fetcher, url, extractor, analyse, StageTimes()).outcome
 
         cache = OutcomeCache(fetch)
         run(settings, cache)

@@ -20,7 +20,6 @@ import math
 import os
 import threading
 from concurrent.futures import Future
-from functools import partial
 
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping
@@ -53,8 +52,7 @@ class PageWorker:
         self.times = StageTimes()
 
     def work(self, url: str, extractor: str) -> Done:
-        analyse = partial(self._analyse, extractor=extractor)
-        return fetch_and_analyse(self.fetcher, url, analyse, self.times)
+        return fetch_and_analyse(self.fetcher, url, extractor, self._analyse, self.times)
 
     def _analyse(self, url, result, extractor):
         return analyse_result(url, result, self.matcher, self.times, self.options, extractor)

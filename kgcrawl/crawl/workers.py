@@ -22,7 +22,6 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from functools import partial
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -36,7 +35,7 @@ from kgcrawl.text.matching import TopicMatcher
 
 log = logging.getLogger("kgcrawl.crawl")
 
-Analyse = Callable[[str, FetchResult], Outcome]
+Analyse = Callable[[str, FetchResult, str], Outcome]  # url, fetch, main-text extractor
 
 
 Archived = tuple[str, Exchange]  # the final URL and the exchange as received, for the WARC
@@ -84,16 +83,18 @@ def host_delay(fetcher: Fetcher, url: str) -> float:
 def fetch_and_analyse(
     fetcher: Fetcher,
     url: str,
+    extractor: str,
     analyse: Analyse,
     times: StageTimes,
     archive: bool = False,
 ) -> Done:
-    """Fetch one URL and analyse the page; a page no parser survives is a failed outcome."""
+    """Fetch one URL and analyse the page, its main text by `extractor`; a page no parser
+    survives is a failed outcome."""
     with times.stage("fetch"):
         result = fetcher.fetch(url)
     exchange = (result.final_url, result.exchange) if archive and result.exchange else None
     try:
-        outcome = analyse(url, result)
+        outcome = analyse(url, result, extractor)
     except Exception as exc:  # a page no parser survives must not stop the crawl
         log.warning("analysis of %s failed: %r", url, exc)
         result.reason = f"parse: {type(exc).__name__}"
@@ -143,8 +144,9 @@ class LocalWorkers:
         return future
 
     def work(self, url: str, extractor: str) -> Done:
-        analyse = partial(self._analyse, extractor=extractor)
-        return fetch_and_analyse(self.fetcher, url, analyse, self.times, self.archive)
+        return fetch_and_analyse(
+            self.fetcher, url, extractor, self._analyse, self.times, self.archive
+        )
 
     def _analyse(self, url: str, result: FetchResult, extractor: str) -> Outcome:
         """In an analyser process. A pool broken under the page (an analyser killed, say by
