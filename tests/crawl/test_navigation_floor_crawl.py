@@ -42,21 +42,15 @@ def _bfs(navigation_within: int, run_id: str) -> tuple[CrawlResult, float, float
     return _crawl("bfs", "tourism", "default", navigation_within, run_id)
 
 
-def _logged(result: CrawlResult) -> list[tuple[str, float, str, int, str]]:
-    """(final URL, R(p), language, judged relevant, mentions) of each page, from the run log."""
+def _logged(result: CrawlResult, columns: str = "final_url, relevance, lang, relevant, mentions"
+            ) -> list[tuple]:  # fmt: skip
+    """`columns` of each page downloaded, from the run log, in its order (by default: final
+    URL, R(p), language, judged relevant, mentions)."""
     db = sqlite3.connect(result.state_path)
-    pages = db.execute("SELECT final_url, relevance, lang, relevant, mentions FROM outcomes "
-                       "WHERE reason IS NULL ORDER BY seq").fetchall()  # fmt: skip
+    pages = db.execute(f"SELECT {columns} FROM outcomes WHERE reason IS NULL ORDER BY seq")
+    rows = pages.fetchall()
     db.close()
-    return pages
-
-
-def _texts(result: CrawlResult) -> list[str]:
-    """The main text of each page, in the run log's order."""
-    db = sqlite3.connect(result.state_path)
-    texts = db.execute("SELECT text FROM outcomes WHERE reason IS NULL ORDER BY seq").fetchall()
-    db.close()
-    return [text for (text,) in texts]
+    return rows
 
 
 def _read_as(url: str, extractor: str) -> str:
@@ -119,7 +113,7 @@ def test_bfs_judges_by_an_alpha_no_lower_than_navigation_alone_reaches(
     # pages were read with trafilatura until the floor was found, with resiliparse after
     expected = [_read_as(url, "trafilatura" if n < web.floor_after else "resiliparse")
                 for n, (url, *_) in enumerate(pages)]  # fmt: skip
-    assert _texts(result) == expected
+    assert [text for (text,) in _logged(result, "text")] == expected
     later = pages[web.floor_after :]
     assert any(_read_as(url, "trafilatura") != _read_as(url, "resiliparse") for url, *_ in later)
 
