@@ -168,9 +168,7 @@ class TopicMatcher:
         if self._cjk is not None:
             self._count_cjk(text, counts)
         if short:
-            if len(self._short) >= _REGION_CACHE:
-                self._short.clear()
-            self._short[text] = tuple(counts.items())
+            _remember(self._short, text, tuple(counts.items()))
         return counts
 
     def _restart(self) -> None:
@@ -244,9 +242,7 @@ class TopicMatcher:
                 words = tuple(self._cjk_words[(text[start:end],)] for start, end in hits)
             else:
                 words = tuple(self._token_words(tuple(tokenize(key[0]))))
-            if len(self._regions) >= _REGION_CACHE:
-                self._regions.clear()
-            self._regions[key] = words
+            _remember(self._regions, key, words)
         return words
 
     def _is_token(self, text: str, left: int, right: int, start: int, end: int) -> bool:
@@ -308,6 +304,13 @@ def _longest_key(freq) -> int:
     """The longest word of jieba's dictionary: the trie knows it, a dict is scanned."""
     longest = getattr(freq, "longest", None)
     return longest if longest is not None else max(map(len, freq), default=1)
+
+
+def _remember(cache: dict, key, value) -> None:
+    """`cache[key] = value`, the cache emptied first when it holds `_REGION_CACHE` entries."""
+    if len(cache) >= _REGION_CACHE:
+        cache.clear()
+    cache[key] = value
 
 
 def _add(counts: dict[int, int], words: list[int]) -> None:
