@@ -6,10 +6,9 @@ python benchmarks/bench_dispatch.py [--trees OLD_TREE .] [--strategies bfs fcits
 Each crawl runs in a child process with PYTHONPATH set to one source tree (so an
 older checkout can be measured beside this one), against the default sandbox
 world (slow hosts answer after 0.5 s) served from this process, delay 0. Printed:
-  slots busy  the time-weighted mean of URLs at work (fetch + analyse of one URL),
-              measured in the child by wrapping the per-URL work function
-              (`Engine._work` in the old tree, `LocalWorkers.work` in the new); a
-              slot frees when its download ends, so up to 2 × workers since a8c60e6
+  slots busy  the time-weighted mean of worker slots at work (fetch + analyse of
+              one URL), measured in the child by wrapping the per-URL work function
+              (`Engine._work` in the old tree, `LocalWorkers.work` in the new)
   pages/s     DP / the crawl's seconds
   max/host    the most requests one host ever had at once, seen by the server (must be 1)
 Trees and strategies are interleaved round by round (A B A B).

@@ -37,7 +37,7 @@ from kgcrawl.crawl.engine import Engine, start_run
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.trials import OutcomeCache
-from kgcrawl.crawl.workers import Done, Job, fetch_and_analyse, fetched_with
+from kgcrawl.crawl.workers import Done, fetch_and_analyse
 
 
 class ReplayWorkers:
@@ -47,10 +47,10 @@ class ReplayWorkers:
         self.cache = cache
         self.capacity = capacity
 
-    def submit(self, url: str, extractor: str) -> Job:
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         future: Future[Done] = Future()
         future.set_result(Done(self.cache(url, extractor), 0.0))
-        return fetched_with(future)
+        return future
 
     def close(self) -> None:
         pass

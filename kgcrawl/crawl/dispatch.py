@@ -20,15 +20,6 @@ The bound here is also 4 × workers parked links, but a full bound no longer
 stops the filling, and the fallback (the frontier's best link outside the busy
 and resting hosts) departs from the strategy's order only when the strategy has
 nothing for a free host among its next 4 × workers choices.
-
-Interpretation (issue 19: "8 in flight" as Scrapy counts it): a slot is a
-download. It frees, and its host's turn ends (its rest starts), when the page has
-arrived, not when the page has been analysed and folded; a page between the two
-holds no slot, and at most `PAGES_PER_SLOT` × workers pages are out at once.
-Holding the slot through the analysis left the one analyser of a 2-core machine
-idle 17 % of a 3 000-page crawl. Freed at the download's end, interleaved
-(`bench_vs_scrapy.py --rounds 1`, three rounds each): 97.5, 118.4, 108.0 →
-101.3, 121.4, 118.0 pages/s, CPU 11.42, 10.84, 10.48 → 11.15, 10.64, 10.41 ms a page.
 """
 
 from __future__ import annotations
@@ -37,10 +28,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
 
 from kgcrawl.crawl.core import Crawl
-from kgcrawl.crawl.workers import PAGES_PER_SLOT, Done, Job, Workers
+from kgcrawl.crawl.workers import Done, Workers
 
 PARK_PER_SLOT = 4
 # Seconds after which a request in flight stops holding a unit of the page budget.
@@ -86,47 +76,19 @@ class HostTurns:
             sleep(wait_for)
 
 
-@dataclass
-class _Out:
-    """A link handed to a worker: when it went out, its job, and whether its host's turn
-    is over (the download ended, or the job did)."""
-
-    link: int
-    sent: float
-    job: Job
-    released: bool = False
-
-
 class Dispatcher:
-    """Links to worker slots, one request per host, until the budget or the frontier ends.
+    """Links to worker slots, one in flight per host, until the budget or the frontier ends."""
 
-    A slot is a download: it frees when the page has arrived, as Scrapy's concurrent
-    requests do, and its host's turn ends then (its rest starts). The page is analysed
-    meanwhile; the pages between download and fold are bounded (`PAGES_PER_SLOT`).
-    """
-
-    def __init__(
-        self, crawl: Crawl, workers: Workers, turns: HostTurns, plain_delay: float = 0.0
-    ) -> None:
+    def __init__(self, crawl: Crawl, workers: Workers, turns: HostTurns) -> None:
         self.crawl = crawl
         self.workers = workers
         self.turns = turns
-        self.plain_delay = plain_delay  # a host's rest after a lost worker (fetch.delay)
         self.park_limit = PARK_PER_SLOT * workers.capacity
-        self.in_flight: dict[Future[Done], _Out] = {}  # by the job's `done`, in sending order
+        self.in_flight: dict[Future[Done], tuple[int, float]] = {}  # link, when it went out
         self.parked: dict[str, deque[int]] = {}
         self.parked_count = 0
         self.fallbacks = 0  # links taken past the strategy for a free host
         self.occupancy = Occupancy(turns.clock)
-
-    @property
-    def downloading(self) -> int:
-        return sum(not out.released for out in self.in_flight.values())
-
-    def _free_slots(self) -> int:
-        capacity = self.workers.capacity
-        pages = PAGES_PER_SLOT * capacity - len(self.in_flight)
-        return min(capacity - self.downloading, pages)
 
     def fill(self, room: int) -> None:
         """Hand out links until every slot is busy, `room` more are out, or no host is free.
@@ -134,8 +96,8 @@ class Dispatcher:
         A request out for `STALLED` seconds or more no longer counts against `room`.
         """
         now = self.turns.clock()
-        holding = sum(1 for out in self.in_flight.values() if now - out.sent < STALLED)
-        slots = min(self._free_slots(), room - holding)
+        holding = sum(1 for _, at in self.in_flight.values() if now - at < STALLED)
+        slots = min(self.workers.capacity - len(self.in_flight), room - holding)
         for host in list(self.parked):
             if slots <= 0:
                 break
@@ -179,21 +141,16 @@ class Dispatcher:
 
     def _send(self, link: int) -> None:
         self.turns.start(self.crawl.host_of(link))
-        job = self.workers.submit(self.crawl.url_of(link), self.crawl.extractor)
-        self.in_flight[job.done] = _Out(link, self.turns.clock(), job)
-        self.occupancy.change(self.downloading)
-
-    def _release(self, out: _Out, delay: float) -> None:
-        """The host's turn is over: it rests `delay` seconds from now."""
-        out.released = True
-        self.turns.finish(self.crawl.host_of(out.link), delay)
+        self.occupancy.change(len(self.in_flight) + 1)
+        future = self.workers.submit(self.crawl.url_of(link), self.crawl.extractor)
+        self.in_flight[future] = (link, self.turns.clock())
 
     def next_wake(self) -> float | None:
         """Seconds until a parked host's rest ends, when a slot is free for it; else None.
 
         A parked host already free waits for a slot, not for time: waking for it would spin.
         """
-        if self._free_slots() <= 0:
+        if len(self.in_flight) >= self.workers.capacity:
             return None
         now = self.turns.clock()
         ready_at, busy = self.turns.ready_at, self.turns.busy
@@ -201,30 +158,20 @@ class Dispatcher:
         return min(ends) - now if ends else None
 
     def collect(self, timeout: float | None) -> list[tuple[int, Done | BaseException]]:
-        """Wait for a download or a job to end (or the timeout): the hosts whose downloads
-        ended are free again; returns each finished link with its Done or error.
+        """Wait for at least one answer (or the timeout); each link with its Done or error.
 
         Answers come in the order their links went out, so that workers answering
         at once (a replay of recorded outcomes) fold in the same order every time.
         """
         if not self.in_flight:
             return []
-        downloads = [out.job.fetched for out in self.in_flight.values() if not out.released]
-        wait([*downloads, *self.in_flight], timeout=timeout, return_when=FIRST_COMPLETED)
+        done, _ = wait(self.in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
         answers: list[tuple[int, Done | BaseException]] = []
-        for done, out in list(self.in_flight.items()):
-            fetched = out.job.fetched
-            if not out.released and fetched.done() and fetched.exception() is None:
-                self._release(out, fetched.result())
-            if not done.done():
-                continue
-            del self.in_flight[done]
-            error = done.exception()
-            answer = error if error is not None else done.result()
-            if not out.released:  # the job ended without telling its download's end
-                self._release(out, self.plain_delay if error is not None else answer.delay)
-            answers.append((out.link, answer))
-        self.occupancy.change(self.downloading)
+        for future in [f for f in self.in_flight if f in done]:
+            link, _ = self.in_flight.pop(future)
+            error = future.exception()
+            answers.append((link, error if error is not None else future.result()))
+        self.occupancy.change(len(self.in_flight))
         return answers
 
     @property
@@ -236,8 +183,8 @@ class Dispatcher:
         for host in list(self.parked):
             while host in self.parked:
                 self.crawl.put_back(self._unpark(host))
-        for done in self.in_flight:
-            done.cancel()
+        for future in self.in_flight:
+            future.cancel()
 
 
 class Occupancy:

@@ -39,7 +39,7 @@ from kgcrawl.crawl.state import RunState, new_run_id
 from kgcrawl.crawl.strategies.base import uses_keywords
 from kgcrawl.crawl.versions import OntologyVersion, as_meta, recorded, version_of
 from kgcrawl.crawl.warc import WarcArchive
-from kgcrawl.crawl.workers import Done, LocalWorkers, Workers
+from kgcrawl.crawl.workers import Archived, Done, LocalWorkers, Workers
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.topic import TopicModel, topic_model_for
 from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha
@@ -332,13 +332,10 @@ class Engine:
             self.turns.rest(host)
             self.turns.start(host)
             url, extractor = self.crawl.url_of(link), self.crawl.extractor
-            done = self._done_of(link, _answer(workers.submit(url, extractor).done))
-            self.turns.finish(host, done.delay)
-            self._fold(link, done)
+            self._finish(link, _answer(workers.submit(url, extractor)))
 
     def _run_parallel(self, workers: Workers) -> None:
-        dispatcher = self.dispatcher = Dispatcher(self.crawl, workers, self.turns,
-                                                  self.settings.fetch.delay)  # fmt: skip
+        dispatcher = self.dispatcher = Dispatcher(self.crawl, workers, self.turns)
         max_pages = self.settings.crawl.max_pages
         try:
             while not self._stop.is_set() and not self._done():
@@ -351,8 +348,8 @@ class Engine:
                     self._stop.wait(POLL if wake is None else wake)
                     continue
                 timeout = POLL if wake is None else min(POLL, wake)
-                for link, answer in dispatcher.collect(timeout):  # hosts' turns ended there
-                    self._fold(link, self._done_of(link, answer))
+                for link, answer in dispatcher.collect(timeout):
+                    self._finish(link, answer)
         finally:
             dispatcher.close()
 
@@ -369,23 +366,25 @@ class Engine:
         return LocalWorkers(capacity, matcher, options, self.fetcher, self.times,
                             archive=self.warc is not None)  # fmt: skip
 
-    def _done_of(self, link: int, answer: Done | BaseException) -> Done:
-        """A worker's answer as a Done. A worker lost for good (a Ray node gone after its
-        retries) fails the URL like a broken connection would: logged, not raised, and the
-        crawl goes on."""
-        if not isinstance(answer, BaseException):
-            return answer
+    def _finish(self, link: int, answer: Done | BaseException) -> None:
+        """A worker's answer: the host's turn ends, the outcome is folded in.
+
+        A worker lost for good (a Ray node gone after its retries) fails the URL like
+        a broken connection would: logged, not raised, and the crawl goes on.
+        """
         url = self.crawl.url_of(link)
-        log.warning("worker lost on %s: %s", url, answer)
-        result = FetchResult(url, url, reason=f"worker lost: {type(answer).__name__}")
-        return Done(failed_outcome(url, result), self.settings.fetch.delay)
+        if isinstance(answer, BaseException):
+            log.warning("worker lost on %s: %s", url, answer)
+            result = FetchResult(url, url, reason=f"worker lost: {type(answer).__name__}")
+            answer = Done(failed_outcome(url, result), self.settings.fetch.delay)
+        self.turns.finish(self.crawl.host_of(link), answer.delay)
+        self._fold(link, answer.outcome, answer.exchange)
 
     def _use_version(self, version: OntologyVersion) -> None:
         settings = version.settings(self.settings)
         self.crawl.use_ontology(settings, topic_for(settings))
 
-    def _fold(self, link: int, done: Done) -> None:
-        outcome, exchange = done.outcome, done.exchange
+    def _fold(self, link: int, outcome: Outcome, exchange: Archived | None = None) -> None:
         if outcome.reason == STOPPED:  # cut by the stop signal: not an outcome, asked again
             return  # on resume (the link stays unvisited in the log)
         with self.times.stage("score"):

@@ -19,12 +19,13 @@ from __future__ import annotations
 import math
 import os
 import threading
+from concurrent.futures import Future
 
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping
 from kgcrawl.crawl.analyse import StageTimes, analyse_result
 from kgcrawl.crawl.fetch import Fetcher
-from kgcrawl.crawl.workers import Done, Job, fetch_and_analyse, fetched_with
+from kgcrawl.crawl.workers import Done, fetch_and_analyse
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
 from kgcrawl.text.matching import TopicMatcher
@@ -118,14 +119,13 @@ class RayWorkers:
                 f"{START_TIMEOUT:g} s: lower --workers or add nodes"
             ) from None
 
-    def submit(self, url: str, extractor: str) -> Job:
-        """The actor answers once the page is analysed: its host's turn ends then too."""
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         with self._lock:
             index = min(range(len(self.actors)), key=self._load.__getitem__)
             self._load[index] += 1
         future = self.actors[index].work.remote(url, extractor).future()
         future.add_done_callback(lambda _: self._done(index))
-        return fetched_with(future)
+        return future
 
     def _done(self, index: int) -> None:
         with self._lock:

@@ -4,9 +4,9 @@ The scheduler (crawl/engine.py, crawl/dispatch.py) decides which URL goes out
 and when; a worker only fetches the URL it is handed and analyses the page. Two
 implementations: `LocalWorkers` (fetch threads and analyser processes in this
 machine) and `RayWorkers` (crawl/ray_workers.py: Ray actors on any number of
-nodes). Both answer with a `Job`: first the pause the page's host needs before
-its next request (the fetch delay, or robots.txt's Crawl-delay, which only the
-worker that read robots.txt knows), then a `Done`: the outcome, and that pause.
+nodes). Both answer with a `Done`: the outcome, and the pause the page's host
+needs before its next request (the fetch delay, or robots.txt's Crawl-delay,
+which only the worker that read robots.txt knows).
 
 Robots.txt is read and honoured by the worker (each worker process keeps its own
 cache): the file says the same to every worker, so a URL it disallows is refused
@@ -54,46 +54,14 @@ class Done:
     exchange: Archived | None = None
 
 
-# Pages a worker slot may hold at once: the one it downloads, and one downloaded and waiting
-# for (or in) its analysis.
-PAGES_PER_SLOT = 2
-
-
-@dataclass
-class Job:
-    """A URL handed to a worker. `fetched` holds the host's pause as soon as the download
-    ends, when the host's turn is over and the slot may download the next URL while this
-    page is analysed; `done` holds the Done once the page is analysed."""
-
-    fetched: Future[float]
-    done: Future[Done]
-
-
-def fetched_with(done: Future[Done]) -> Job:
-    """A job whose download is known to end only with its analysis (Ray's actors, replays)."""
-    fetched: Future[float] = Future()
-
-    def follow(future: Future[Done]) -> None:
-        if future.cancelled():
-            fetched.cancel()
-        elif (error := future.exception()) is not None:
-            fetched.set_exception(error)
-        else:
-            fetched.set_result(future.result().delay)
-
-    done.add_done_callback(follow)
-    return Job(fetched, done)
-
-
 class Workers(Protocol):
-    """Fetch and analyse URLs: `capacity` downloads at once, and as many more pages between
-    download and analysis (`PAGES_PER_SLOT`)."""
+    """Fetch and analyse one URL at a time per slot; `capacity` slots in all."""
 
     capacity: int
 
-    def submit(self, url: str, extractor: str) -> Job:
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         """Start on `url`, its main text by `extractor` (`text.main_text.EXTRACTORS`); the
-        job's `done` holds its Done (a failed fetch is an outcome too)."""
+        future holds its Done (a failed fetch is an outcome too)."""
         ...
 
     def close(self) -> None:
@@ -112,10 +80,6 @@ def host_delay(fetcher: Fetcher, url: str) -> float:
     return max(settings.delay, min(rules.crawl_delay(settings.user_agent), settings.max_wait))
 
 
-def _unheard(delay: float) -> None:
-    """No one waits for the download's end."""
-
-
 def fetch_and_analyse(
     fetcher: Fetcher,
     url: str,
@@ -123,16 +87,11 @@ def fetch_and_analyse(
     analyse: Analyse,
     times: StageTimes,
     archive: bool = False,
-    fetched: Callable[[float], object] = _unheard,
 ) -> Done:
     """Fetch one URL and analyse the page, its main text by `extractor`; a page no parser
-    survives is a failed outcome. `fetched` is told the host's pause once the download
-    ends."""
+    survives is a failed outcome."""
     with times.stage("fetch"):
         result = fetcher.fetch(url)
-    # no answer from the host (or no request): the plain delay
-    delay = fetcher.settings.delay if result.status is None else host_delay(fetcher, url)
-    fetched(delay)
     exchange = (result.final_url, result.exchange) if archive and result.exchange else None
     try:
         outcome = analyse(url, result, extractor)
@@ -140,16 +99,16 @@ def fetch_and_analyse(
         log.warning("analysis of %s failed: %r", url, exc)
         result.reason = f"parse: {type(exc).__name__}"
         outcome = failed_outcome(url, result)
-    return Done(outcome, delay, exchange)
+    if result.status is None:  # no answer from the host (or no request): the plain delay
+        return Done(outcome, fetcher.settings.delay, exchange)
+    return Done(outcome, host_delay(fetcher, url), exchange)
 
 
 class LocalWorkers:
-    """`capacity` slots; with more than one, pages are fetched in threads (`PAGES_PER_SLOT`
-    per slot: a thread whose page waits for its analysis does not hold up a download) and
-    analysed in processes.
+    """`capacity` fetch threads; with more than one, pages are analysed in processes.
 
     With one slot the work runs in the caller's thread and `submit` returns a
-    finished job: the sequential crawl stays one thread, as deterministic as before.
+    finished future: the sequential crawl stays one thread, as deterministic as before.
     """
 
     def __init__(
@@ -175,21 +134,18 @@ class LocalWorkers:
         if capacity > 1:
             # pages are analysed in processes: parsing is CPU work under the GIL
             self._analysers = start_analysers(self._processes, matcher.words, options)
-            threads = PAGES_PER_SLOT * capacity
-            self._threads = ThreadPoolExecutor(threads, thread_name_prefix="fetch")
+            self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
 
-    def submit(self, url: str, extractor: str) -> Job:
-        fetched: Future[float] = Future()
+    def submit(self, url: str, extractor: str) -> Future[Done]:
         if self._threads is not None:
-            done = self._threads.submit(self.work, url, extractor, fetched.set_result)
-        else:
-            done = Future()
-            done.set_result(self.work(url, extractor, fetched.set_result))
-        return Job(fetched, done)
+            return self._threads.submit(self.work, url, extractor)
+        future: Future[Done] = Future()
+        future.set_result(self.work(url, extractor))
+        return future
 
-    def work(self, url: str, extractor: str, fetched: Callable[[float], object] = _unheard) -> Done:
+    def work(self, url: str, extractor: str) -> Done:
         return fetch_and_analyse(
-            self.fetcher, url, extractor, self._analyse, self.times, self.archive, fetched
+            self.fetcher, url, extractor, self._analyse, self.times, self.archive
         )
 
     def _analyse(self, url: str, result: FetchResult, extractor: str) -> Outcome:

@@ -72,7 +72,7 @@ def test_a_killed_ray_worker_url_is_retried(ray_cluster, sandbox) -> None:
     try:
         (pid,) = workers.pids()
         sandbox.clear_log()
-        future = workers.submit(url, "resiliparse").done
+        future = workers.submit(url, "resiliparse")
         deadline = time.monotonic() + 30
         while not any(a.path == "/robots.txt" for a in sandbox.access_log(host, settle=0)):
             assert time.monotonic() < deadline, "the worker never asked for robots.txt"

@@ -21,10 +21,8 @@ def workers_for(sandbox, delay: float) -> LocalWorkers:
 
 def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> None:
     workers = workers_for(sandbox, 0.25)
-    plain = workers.submit(sandbox.world.seeds("tourism")[0], "resiliparse").done.result()
-    slow = workers.submit(
-        sandbox.world.hazard_urls(Hazard.CRAWL_DELAY)[0], "resiliparse"
-    ).done.result()
+    plain = workers.submit(sandbox.world.seeds("tourism")[0], "resiliparse").result()
+    slow = workers.submit(sandbox.world.hazard_urls(Hazard.CRAWL_DELAY)[0], "resiliparse").result()
     workers.close()
     assert plain.outcome.downloaded and plain.delay == 0.25
     assert slow.delay == sandbox.server.crawl_delay > 0.25
@@ -32,7 +30,7 @@ def test_the_host_pause_is_the_delay_or_a_longer_robots_crawl_delay(sandbox) -> 
 
 def test_a_url_no_host_answers_rests_the_plain_delay(sandbox) -> None:
     workers = workers_for(sandbox, 0.25)
-    done = workers.submit("ftp://nowhere.test/", "resiliparse").done.result()
+    done = workers.submit("ftp://nowhere.test/", "resiliparse").result()
     workers.close()
     assert not done.outcome.downloaded and done.delay == 0.25
 
