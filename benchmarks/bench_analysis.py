@@ -49,7 +49,7 @@ world = World(0, "default", {profile!r})
 
 
 def page(url):
-    parts = urlsplit(url)
+    parts = urlsplit(url)  # not World.get: the child also runs in trees older than it
     reply = world.respond(parts.hostname, (parts.path or "/") + (parts.query and "?" + parts.query))
     kind = dict(reply.headers).get("Content-Type", "")
     if reply.status != 200 or not kind.startswith("text/html"):

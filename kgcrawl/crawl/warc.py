@@ -20,10 +20,10 @@ from __future__ import annotations
 import io
 import threading
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import kgcrawl
 from kgcrawl.crawl.exchange import Exchange
+from kgcrawl.text.urls import request_target
 
 DROPPED_HEADERS = frozenset({"transfer-encoding"})
 
@@ -55,8 +55,7 @@ class WarcArchive:
         """The request for `url` and the response to it, as a pair (WARC-Concurrent-To)."""
         from warcio.statusandheaders import StatusAndHeaders
 
-        parts = urlsplit(url)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        target = request_target(url)
         request_headers = StatusAndHeaders(
             f"GET {target} {exchange.http_version}",
             exchange.request_headers,

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, LIVE_HEAD_BYTES, Hazard
 from kgcrawl.sandbox.world import Reply, World
+from kgcrawl.text.urls import request_target
 
 TRANSIENT_MEMORY = 10_000
 
@@ -91,9 +92,8 @@ class _Handler(BaseHTTPRequestHandler):
         start = time.monotonic()
         host, target = (self.headers.get("Host") or "").rsplit(":", 1)[0].lower(), self.path
         if target.startswith(("http://", "https://")):  # absolute form, as proxies send it
-            parts = urlsplit(target)
-            host = (parts.hostname or host).lower()
-            target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            host = (urlsplit(target).hostname or host).lower()
+            target = request_target(target)
         sandbox.begin(host)
         try:
             reply = sandbox.world.respond(host, target, sandbox.crawl_delay)

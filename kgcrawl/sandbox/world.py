@@ -50,6 +50,7 @@ from kgcrawl.sandbox.rng import digest, stream
 from kgcrawl.sandbox.routes import PageType, Route, parse, path_for, split_session
 from kgcrawl.sandbox.seeds import SEEDS
 from kgcrawl.sandbox.truth import Truth
+from kgcrawl.text.urls import request_target
 
 HTML_TYPES = frozenset(
     {
@@ -190,9 +191,9 @@ class World:
         body = text.encode(encoding, "xmlcharrefreplace")
         return Reply(200, (("Content-Type", content_type),), body, slow=slow, fault=r.fault)
 
-    def get(self, url: str) -> Reply:
+    def get(self, url: str, crawl_delay: float = CRAWL_DELAY_SECONDS) -> Reply:
         """The response to `GET url` (an absolute URL), as `respond` gives it."""
-        return self.respond(*_host_target(url))
+        return self.respond(*_host_target(url), crawl_delay)
 
     def truth(self, url: str) -> Truth:
         """Ground truth of a URL: status, type, topic shares, canonical page, hazards."""
@@ -388,7 +389,4 @@ class World:
 
 def _host_target(url: str) -> tuple[str, str]:
     """(host name, request target) of an absolute URL: what a GET of it sends."""
-    parts = urlsplit(url)
-    return (parts.hostname or "").lower(), (parts.path or "/") + (
-        f"?{parts.query}" if parts.query else ""
-    )
+    return (urlsplit(url).hostname or "").lower(), request_target(url)

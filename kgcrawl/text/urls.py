@@ -65,6 +65,16 @@ def _ignored(name: str) -> bool:
     return name in SESSION_PARAMS or name in TRACKING_PARAMS or name.startswith("utm_")
 
 
+def request_target(url: str) -> str:
+    """What the request line of `GET url` names: the path ("/" if none) and the query.
+
+    >>> request_target("http://h.test/a/b?x=1#top"), request_target("http://h.test")
+    ('/a/b?x=1', '/')
+    """
+    parts = urlsplit(url)
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
 def host_of(url: str) -> str:
     """The host name of a URL, lower-cased, without port (the unit of politeness); "" if none."""
     try:

@@ -46,14 +46,11 @@ def sample_urls(world: World) -> list[str]:
 
 _DIGESTS = """
 import hashlib, json, sys
-from urllib.parse import urlsplit
 from kgcrawl.sandbox.world import World
 world = World(0, "small")
 out = {}
 for url in json.load(sys.stdin):
-    p = urlsplit(url)
-    target = p.path + ("?" + p.query if p.query else "")
-    reply = world.respond(p.hostname, target, crawl_delay=float(sys.argv[1]))
+    reply = world.get(url, crawl_delay=float(sys.argv[1]))
     out[url] = hashlib.sha256(reply.body).hexdigest()
 print(json.dumps(out))
 """
