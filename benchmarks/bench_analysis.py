@@ -14,10 +14,12 @@ not handed the measured pages), then times `analyse_result` on every page
 Trees are interleaved round by round (A B A B). Printed per tree: median ms CPU
 per page, each stage's wall ms per page (inflated on a loaded machine), and a
 digest of every outcome field the analysis decides (title, main text, counts,
-mentions, length, fingerprints, links and their counts): equal digests mean
-the trees computed the same results on these pages. "of which topic words" is
-the CPU of `TopicMatcher.count_sparse` in a second analysis of the same pages by a
-matcher whose caches start empty (timed call by call, so it includes ≈ 1 µs a call).
+mentions, length, exact hash, links and their counts): equal digests mean the
+trees computed the same results on these pages. Then the pairs of pages whose
+texts differ but whose SimHashes lie within 3 bits (near copies, `crawl/dedup.py`).
+"of which topic words" is the CPU of `TopicMatcher.count_sparse` in a second
+analysis of the same pages by a matcher whose caches start empty (timed call by
+call, so it includes ≈ 1 µs a call).
 """
 
 from __future__ import annotations
@@ -80,11 +82,13 @@ times = StageTimes()
 start = time.process_time()
 outcomes = [analyse_result(p.url, p, matcher, times, options) for p in pages]
 cpu = time.process_time() - start
-fields = [[o.title, o.text, o.lang, o.length, o.content_hash, o.simhash, sorted(o.counts.items()),
+fields = [[o.title, o.text, o.lang, o.length, o.content_hash, sorted(o.counts.items()),
            sorted(o.mentions.items()), o.links, [sorted(c.items()) for c in o.anchor_counts],
            [sorted(c.items()) for c in o.url_counts],
            [sorted(c.items()) for c in o.context_counts]] for o in outcomes]
 digest = hashlib.blake2b(json.dumps(fields, ensure_ascii=False).encode(), digest_size=8)
+near = [(i, j) for i, a in enumerate(outcomes) for j, b in enumerate(outcomes[:i])
+        if a.content_hash != b.content_hash and (a.simhash ^ b.simhash).bit_count() <= 3]
 counter = TopicMatcher(matcher.words)  # its caches start empty, as in a fresh analyser
 count = 0.0
 count_sparse = counter.count_sparse
@@ -103,7 +107,7 @@ counter.count_sparse = timed_count
 for p in pages:
     analyse_result(p.url, p, counter, None, options)
 print(json.dumps({{"pages": len(pages), "cpu": cpu, "stages": times.seconds, "count": count,
-                  "digest": digest.hexdigest()}}))
+                  "digest": digest.hexdigest(), "near": near}}))
 """
 
 
@@ -144,7 +148,11 @@ def main() -> None:
             )
             split = ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
             digests = sorted({r["digest"] for r in results})
-            print(f"  {tree!s:40s} {ms:6.2f} ms CPU/page ({split}) results {' '.join(digests)}")
+            near = results[0]["near"]
+            print(
+                f"  {tree!s:40s} {ms:6.2f} ms CPU/page ({split}) results {' '.join(digests)}, "
+                f"{len(near)} near copies {near[:5]}"
+            )
 
 
 if __name__ == "__main__":
