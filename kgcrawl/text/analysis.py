@@ -8,6 +8,7 @@ for, the words around it (`text.html.link_context`); `scoring.evidence` weighs t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -28,6 +29,11 @@ class LinkOptions:
 
 
 NO_CONTEXT = LinkOptions()
+# A site's menus link the same URLs from each of its pages: over the 3 000 pages of a
+# fcits_oh crawl of the default sandbox (23 links a page, 24 % of them distinct) this
+# cache answers 76 % of the calls, for ≈ 3 MB, and the URLs' words take 0.07 ms a page
+# instead of 0.21 (issue 19).
+_url_words = lru_cache(maxsize=1 << 14)(url_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +97,7 @@ def analyse_page(
         anchor_counts=tuple(matcher.count_sparse(link.anchor) for link in parsed.links),
         length=token_length(parsed.text),
         url_counts=tuple(
-            matcher.count_sparse(url_words(link.url, options.url_host)) for link in parsed.links
+            matcher.count_sparse(_url_words(link.url, options.url_host)) for link in parsed.links
         ),
         context_counts=tuple(
             matcher.count_sparse(link.context) if link.context else {} for link in parsed.links
