@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcrawl.sandbox.world import World
+from kgcrawl.text import dictionary
 from kgcrawl.text.dictionary import TrieFreq, install
 
 LABELS = ("暴雨灾害", "山体滑坡", "国家森林公园", "旅游业态")
@@ -66,6 +67,22 @@ def test_the_trie_answers_as_the_dict(tokenizers) -> None:
     assert len(trie.FREQ) == len(plain.FREQ)
     assert trie.total == plain.total
     assert trie.FREQ.longest == max(map(len, plain.FREQ))
+
+
+def test_remembered_answers_follow_added_words(tokenizers, monkeypatch) -> None:
+    """The trie remembers its answers (and forgets them when it holds too many): a word
+    added after it was asked about is answered anew, and jieba still cuts as with its dict."""
+    plain, trie = tokenizers
+    monkeypatch.setattr(dictionary, "_KNOWN", 8)
+    word = "台风眼墙区"
+    for tokenizer in (plain, trie):
+        assert word not in tokenizer.FREQ and tokenizer.FREQ.get("台风眼") is None
+        tokenizer.add_word(word, freq=500, tag="nz")
+    for key in (word, "台风眼", "台风", "眼墙区"):
+        assert (key in trie.FREQ, trie.FREQ.get(key)) == (key in plain.FREQ, plain.FREQ.get(key))
+    text = "台风眼墙区的暴雨灾害引发山体滑坡，国家森林公园关闭。"
+    assert trie.lcut(text) == plain.lcut(text)
+    assert len(trie.FREQ._known) <= 8
 
 
 def test_jieba_is_imported_without_pkg_resources() -> None:
