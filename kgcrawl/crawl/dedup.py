@@ -30,7 +30,7 @@ def exact_hash(text: str) -> str:
     return hashlib.blake2b(folded.encode("utf-8"), digest_size=16).hexdigest()
 
 
-class _TokenHashes(dict):
+class _TokenHashes(dict[str, int]):
     """64-bit blake2b of each token, remembered (emptied when full): pages repeat their
     words, and a site its menus."""
 
@@ -59,8 +59,8 @@ def simhash(text: str) -> int:
     fingerprints differ, the near copies found hardly: of 200 the truth names
     (near-mirror pages, printer copies) 65 → 63 within 3 bits on the default
     profile, 73 → 64 on flat, where either hash keyed six ways finds 55–78. A run
-    checkpointed before this change keeps its fingerprints, so a near copy of one
-    of its pages met after a resume goes unrecognised (an exact copy does not).
+    checkpointed by an older kgcrawl keeps the old fingerprints, so after a resume a
+    near copy of one of its pages goes unrecognised (an exact copy does not).
 
     >>> near = " ".join(f"黄山 云海 第{i}段 奇松 怪石 温泉" for i in range(30))
     >>> (simhash(near) ^ simhash(near.replace("第7段", "第七段"))).bit_count() <= 3
