@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgcrawl.text.memo import Memo
+
 _SPACE = re.compile(r"\s+")
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_]+", re.UNICODE)
 BANDS = 4
 BAND_BITS = 16
 _SHINGLE = 3
-# distinct tokens whose hashes are remembered, ≈ 4.7 MB when full (a 3 000-page crawl of
-# the default sandbox meets 9 605)
+# distinct tokens whose hashes are remembered (pages repeat their words, a site its menus),
+# ≈ 4.7 MB when full; a 3 000-page crawl of the default sandbox meets 9 605
 _TOKEN_HASHES = 1 << 15
 
 
@@ -30,19 +32,12 @@ def exact_hash(text: str) -> str:
     return hashlib.blake2b(folded.encode("utf-8"), digest_size=16).hexdigest()
 
 
-class _TokenHashes(dict[str, int]):
-    """64-bit blake2b of each token, remembered (emptied when full): pages repeat their
-    words, and a site its menus."""
-
-    def __missing__(self, token: str) -> int:
-        if len(self) >= _TOKEN_HASHES:
-            self.clear()
-        digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
-        value = self[token] = int.from_bytes(digest, "little")
-        return value
+def _token_hash(token: str) -> int:
+    """64-bit blake2b of a token."""
+    return int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little")
 
 
-_token_hashes = _TokenHashes()
+_token_hashes = Memo(_token_hash, _TOKEN_HASHES)
 
 
 def simhash(text: str) -> int:

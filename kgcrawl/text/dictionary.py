@@ -29,6 +29,8 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
+from kgcrawl.text.memo import Memo
+
 _FORMAT = 1  # bump when the files' layout changes
 _KNOWN = 1 << 15  # answers a TrieFreq remembers (≈ 3 MB), emptied when full
 
@@ -42,7 +44,7 @@ class TrieFreq:
         self._trie = trie
         self._freqs = freqs
         self._added: dict[str, int] = {}
-        self._known: dict[str, int | None] = {}  # answers given: frequency, None if absent
+        self._known = Memo(self._look_up, _KNOWN)  # frequency, None if absent
         self._size = len(trie)
         self.longest = longest  # the longest key, in characters
 
@@ -52,7 +54,7 @@ class TrieFreq:
         return self._trie, self._added
 
     def _look_up(self, key: str) -> int | None:
-        """The key's frequency (None when absent), remembered until `_KNOWN` are.
+        """The key's frequency (None when absent), for `_known` to remember.
 
         jieba asks about the same characters and prefixes over and over, and a dict
         answers again in a tenth of the trie's time: the 42 478 regions the topic
@@ -62,31 +64,19 @@ class TrieFreq:
         value = self._added.get(key)
         if value is None and (index := self._trie.get(key)) is not None:
             value = self._freqs[index]
-        if len(self._known) >= _KNOWN:
-            self._known.clear()
-        self._known[key] = value
         return value
 
     def __contains__(self, key: object) -> bool:
-        try:
-            return self._known[key] is not None  # type: ignore[index]
-        except KeyError:
-            return self._look_up(key) is not None  # type: ignore[arg-type]
+        return self._known[key] is not None  # type: ignore[index]
 
     def __getitem__(self, key: str) -> int:
-        try:
-            value = self._known[key]
-        except KeyError:
-            value = self._look_up(key)
+        value = self._known[key]
         if value is None:
             raise KeyError(key)  # as a dict
         return value
 
     def get(self, key: str, default: int | None = None) -> int | None:
-        try:
-            value = self._known[key]
-        except KeyError:
-            value = self._look_up(key)
+        value = self._known[key]
         return default if value is None else value
 
     def __setitem__(self, key: str, value: int) -> None:

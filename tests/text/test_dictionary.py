@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from kgcrawl.sandbox.world import World
-from kgcrawl.text import dictionary
 from kgcrawl.text.dictionary import TrieFreq, install
 
 LABELS = ("暴雨灾害", "山体滑坡", "国家森林公园", "旅游业态")
@@ -73,7 +72,7 @@ def test_remembered_answers_follow_added_words(tokenizers, monkeypatch) -> None:
     """The trie remembers its answers (and forgets them when it holds too many): a word
     added after it was asked about is answered anew, and jieba still cuts as with its dict."""
     plain, trie = tokenizers
-    monkeypatch.setattr(dictionary, "_KNOWN", 8)
+    monkeypatch.setattr(trie.FREQ._known, "size", 8)
     word = "台风眼墙区"
     for tokenizer in (plain, trie):
         assert word not in tokenizer.FREQ and tokenizer.FREQ.get("台风眼") is None
