@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import numpy as np
 
 from kgcrawl.text.dictionary import import_jieba
+from kgcrawl.text.memo import Memo
 from kgcrawl.text.tokenize import add_user_words, label_tokens, normalise_label, tokenize
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -103,8 +104,8 @@ class TopicMatcher:
         self._freq = jieba.dt.FREQ
         self._dictionary_size = -1
         self._longest_word = 0
-        self._regions: dict[tuple, tuple[list[int], ...]] = {}
-        self._short: dict[str, tuple[tuple[int, int], ...]] = {}
+        self._regions = Memo(self._words_of_region, _REGION_CACHE)
+        self._short = Memo(self._counted_items, _REGION_CACHE)
 
         # label tokens → topic word indexes (two concepts may share a label)
         self._cjk_words: dict[tuple[str, ...], list[int]] = {}
@@ -153,23 +154,26 @@ class TopicMatcher:
 
     def count_sparse(self, text: str) -> dict[int, int]:
         """{topic word index: occurrences}, only the words that occur."""
-        counts: dict[int, int] = {}
         if not text:
-            return counts
+            return {}
         if not self._built:
             self._build()
         if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
             self._restart()
-        short = len(text) <= _SHORT_TEXT
-        if short and (known := self._short.get(text)) is not None:
-            return dict(known)
+        if len(text) <= _SHORT_TEXT:
+            return dict(self._short[text])
+        return self._counted(text)
+
+    def _counted(self, text: str) -> dict[int, int]:
+        counts: dict[int, int] = {}
         if self._latin:
             self._count_latin(text, counts)
         if self._cjk is not None:
             self._count_cjk(text, counts)
-        if short:
-            _remember(self._short, text, tuple(counts.items()))
         return counts
+
+    def _counted_items(self, text: str) -> tuple[tuple[int, int], ...]:
+        return tuple(self._counted(text).items())
 
     def _restart(self) -> None:
         """Forget what was worked out with jieba's dictionary as it was."""
@@ -224,47 +228,40 @@ class TopicMatcher:
             else:
                 regions.append([left, right, [span]])
         for left, right, hits in regions:
-            for words in self._region_words(text, left, right, hits):
+            # only that stretch of the text and the hits' places in it decide their words
+            for words in self._regions[(text[left:right], *(n - left for h in hits for n in h))]:
                 _add(counts, words)
 
-    def _region_words(
-        self, text: str, left: int, right: int, hits: list[tuple[int, int]]
-    ) -> tuple[list[int], ...]:
-        """The topic words of the hits (spans) in text[left:right], in order; cached.
+    def _words_of_region(self, key: tuple) -> tuple[list[int], ...]:
+        """The topic words of a region, key (run, start, end, start, end, …), in order: the
+        hits (spans of the run) when jieba cuts each as one token, else the labels in its
+        tokens."""
+        run, ends = key[0], range(1, len(key), 2)
+        if all(self._is_token(run, key[i], key[i + 1]) for i in ends):
+            return tuple(self._cjk_words[(run[key[i] : key[i + 1]],)] for i in ends)
+        return tuple(self._token_words(tuple(tokenize(run))))
 
-        Only that stretch of the text and the hits' places in it decide them: the
-        hits when jieba cuts each as one token, else the labels in its tokens.
-        """
-        key = (text[left:right], *(n - left for hit in hits for n in hit))
-        words = self._regions.get(key)
-        if words is None:
-            if all(self._is_token(text, left, right, *hit) for hit in hits):
-                words = tuple(self._cjk_words[(text[start:end],)] for start, end in hits)
-            else:
-                words = tuple(self._token_words(tuple(tokenize(key[0]))))
-            _remember(self._regions, key, words)
-        return words
-
-    def _is_token(self, text: str, left: int, right: int, start: int, end: int) -> bool:
-        """True when jieba must cut text[start:end], a hit in the run text[left:right], as
-        one token: no dictionary word crosses its ends.
+    def _is_token(self, run: str, start: int, end: int) -> bool:
+        """True when jieba must cut run[start:end], a hit in the run, as one token: no
+        dictionary word crosses its ends.
 
         jieba (get_DAG, calc) takes the most probable path through the words of
         the run; when no word spans the hit's start or end, every path is cut
         there, and inside the hit the best path is the label's own, one token.
         A hit in capitals is not (jieba's words are case-sensitive): it is tokenised.
         """
-        if text[start:end] not in self._single_token:
+        if run[start:end] not in self._single_token:
             return False
         freq = self._freq
         keys, added = self._key_sets
-        for a in range(max(left, start - self._longest_word + 1), end):
+        right = len(run)
+        for a in range(max(0, start - self._longest_word + 1), end):
             # A word from a crosses an end only if it is longer than b - a - 1: jieba's
-            # dictionary holds every prefix of its words, so if text[a:b] is not in it,
+            # dictionary holds every prefix of its words, so if run[a:b] is not in it,
             # no longer word starts at a (one lookup where there were up to b - a).
             b = start + 1 if a < start else end + 1
             while b <= right:
-                fragment = text[a:b]
+                fragment = run[a:b]
                 if fragment not in keys and fragment not in added:
                     break
                 if freq[fragment]:
@@ -304,13 +301,6 @@ def _longest_key(freq) -> int:
     """The longest word of jieba's dictionary: the trie knows it, a dict is scanned."""
     longest = getattr(freq, "longest", None)
     return longest if longest is not None else max(map(len, freq), default=1)
-
-
-def _remember(cache: dict, key, value) -> None:
-    """`cache[key] = value`, the cache emptied first when it holds `_REGION_CACHE` entries."""
-    if len(cache) >= _REGION_CACHE:
-        cache.clear()
-    cache[key] = value
 
 
 def _add(counts: dict[int, int], words: list[int]) -> None:
