@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcrawl.sandbox.world import World
-from kgcrawl.text.dictionary import TrieFreq, install
+from kgcrawl.text.dictionary import TrieFreq, install, word_pairs
 
 LABELS = ("暴雨灾害", "山体滑坡", "国家森林公园", "旅游业态")
 
@@ -66,6 +66,19 @@ def test_the_trie_answers_as_the_dict(tokenizers) -> None:
     assert len(trie.FREQ) == len(plain.FREQ)
     assert trie.total == plain.total
     assert trie.FREQ.longest == max(map(len, plain.FREQ))
+
+
+def test_a_pair_is_known_when_a_word_holds_it(tokenizers) -> None:
+    """The matcher trusts `pair_sets` to name every two characters side by side in a word
+    (frequency > 0), the labels added later among them: checked against jieba's dict."""
+    plain, trie = tokenizers
+    held = {pair for word, freq in plain.FREQ.items() if freq for pair in word_pairs(word)}
+    pairs, added = trie.FREQ.pair_sets
+    text = "".join(sandbox_texts(10)) + "".join(LABELS)
+    asked = {text[i : i + 2] for i in range(len(text) - 1)}
+    assert {p for p in asked if p in pairs or p in added} == asked & held
+    assert {"雨灾", "体滑"} <= added - set(pairs)  # only the labels hold these
+    assert "害山" in asked - held
 
 
 def test_remembered_answers_follow_added_words(tokenizers, monkeypatch) -> None:
