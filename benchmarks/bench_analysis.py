@@ -1,12 +1,13 @@
 """CPU of the per-page analysis on the same sandbox pages, old tree beside new (issue 19).
 
 python benchmarks/bench_analysis.py [--trees OLD_TREE .] [--pages 500] [--rounds 3]
-                                    [--profiles default sparse] [--urls FILE]
+                                    [--profiles default sparse] [--domains tourism]
+                                    [--urls FILE]
 
 OLD_TREE is a source tree, e.g. `git archive HEAD~1 kgcrawl | tar -x -C /tmp/old`.
 Each measurement runs in a fresh child process in one tree (PYTHONPATH and cwd):
 it renders `--pages` HTML pages of the default sandbox world (the URLs of FILE, one
-a line, e.g. the pages a crawl downloaded, else BFS from the tourism seeds; no
+a line, e.g. the pages a crawl downloaded, else BFS from the domain's seeds; no
 network: `World.respond` and the fetcher's `decode_html`, so the input is what a
 fetch would give), analyses 100 other pages of the world to warm up (caches are
 not handed the measured pages), then times `analyse_result` on every page
@@ -62,7 +63,7 @@ def page(url):
 
 
 urls = {urls!r}
-bfs, seen, queue = [], set(urls), deque(world.seeds("tourism"))
+bfs, seen, queue = [], set(urls), deque(world.seeds({domain!r}))
 while queue and len(bfs) < {pages} + 100:
     url = queue.popleft()
     if url in seen:
@@ -73,7 +74,7 @@ while queue and len(bfs) < {pages} + 100:
         queue.extend(world.links(url))
 given = [p for p in map(page, urls) if p is not None]
 pages, warm = (given[:{pages}], bfs[:100]) if given else (bfs[:{pages}], bfs[{pages}:])
-settings = load_settings("tourism")
+settings = load_settings({domain!r})
 matcher = topic_matcher(topic_model_for(settings, keywords=True))
 options = link_options(settings)
 for p in warm:
@@ -111,9 +112,9 @@ print(json.dumps({{"pages": len(pages), "cpu": cpu, "stages": times.seconds, "co
 """
 
 
-def measure(tree: Path, profile: str, pages: int, urls: list[str]) -> dict:
+def measure(tree: Path, profile: str, domain: str, pages: int, urls: list[str]) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    code = CHILD.format(profile=profile, pages=pages, urls=urls)
+    code = CHILD.format(profile=profile, domain=domain, pages=pages, urls=urls)
     # `python -c` puts its working directory first on sys.path: run it in the tree
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          cwd=tree)  # fmt: skip
@@ -128,16 +129,17 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profiles", nargs="+", default=["default"])
+    parser.add_argument("--domains", nargs="+", default=["tourism"])
     parser.add_argument("--urls", type=Path, help="URLs to analyse, one a line (else BFS)")
     args = parser.parse_args()
     trees = [Path(t).resolve() for t in args.trees]
     urls = args.urls.read_text(encoding="utf-8").split() if args.urls else []
-    for profile in args.profiles:
+    for domain, profile in [(d, p) for d in args.domains for p in args.profiles]:
         runs: dict[Path, list[dict]] = {tree: [] for tree in trees}
         for _ in range(args.rounds):
             for tree in trees:
-                runs[tree].append(measure(tree, profile, args.pages, urls))
-        print(f"profile {profile}, {args.pages} pages, {args.rounds} rounds (median):")
+                runs[tree].append(measure(tree, profile, domain, args.pages, urls))
+        print(f"{domain}, profile {profile}, {args.pages} pages, {args.rounds} rounds (median):")
         for tree, results in runs.items():
             n = results[0]["pages"]
             ms = statistics.median(r["cpu"] for r in results) / n * 1000
