@@ -43,6 +43,10 @@ def analyser_count(cores: int | None = None) -> int:
     81 pages/s, 14.4 ms, 203 MB. At load 6–9, two 64 pages/s, 15.2 ms, 279 MB; one 66
     pages/s, 14.4 ms, 205 MB. One analyser keeps the tree within 1.5× Scrapy's 153 MB
     at the price of about a quarter of the pages/s on a lightly loaded 2-core machine.
+    With the analysis made faster since (`bench_vs_scrapy.py`, 3 000 pages, against
+    Scrapy in the same rounds): two analysers 1.16× Scrapy's pages/s, 11.0 ms CPU/page,
+    288 MB (1.87×); one 0.92–1.16×, 8.6–9.2 ms, 208–210 MB (1.35×). An analyser peaks
+    at ≈ 85 MB, so with more cores the second is worth its memory to a user.
     """
     if cores is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
