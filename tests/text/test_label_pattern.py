@@ -27,7 +27,7 @@ def _longest_first(labels: set[tuple[str, ...]], prefix: str, guard: bool) -> re
     ("prefix", "guard", "ignore_case"),
     [("", False, True), ("(?<![A-Za-z0-9])", True, True), ("", False, False)],
 )
-def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds(
+def test_the_label_pattern_finds_what_the_longest_first_alternation_finds(
     prefix: str, guard: bool, ignore_case: bool
 ) -> None:
     """The prefix-sharing regex of the labels against the alternation it replaced, on
@@ -48,7 +48,7 @@ def test_the_trie_pattern_finds_what_the_longest_first_alternation_finds(
     check()
 
 
-def test_the_trie_pattern_merges_letters_re_takes_for_one_another() -> None:
+def test_the_label_pattern_merges_letters_re_takes_for_one_another() -> None:
     """ſ is s and ς is σ to `re.I`: with a branch for each, the text would go down the
     first and stop at the shorter label there, never reaching the longer one."""
     pattern = label_pattern([("sa",), ("ſab",), ("σx",), ("ςxy",)])
