@@ -6,10 +6,11 @@ Chinese page with jieba takes 50–80 ms (≈ 0.65–1.3 MB/s, NOTES.md), four t
 the page budget, so we find candidates with one compiled regular expression
 and ask jieba only where its answer could differ:
 
-* Chinese labels (added as jieba user words): a regex alternation of all of
-  them, longest first, finds every place where a label is spelled. jieba cuts
-  each run of "block" characters (`jieba.re_han_default`) on its own, by the
-  most probable path through the dictionary words of that run. If no
+* Chinese labels (added as jieba user words): one regex of all of them
+  (`text/label_pattern.py`), longest first, finds every place where a label is
+  spelled. jieba cuts each run of "block" characters (`jieba.re_han_default`)
+  on its own, by the most probable path through the dictionary words of that
+  run. If no
   dictionary word crosses the start or the end of the hit, every path is cut
   there, so the hit is cut exactly as the label alone is: one token. Only when
   a word crosses (旅游 inside 旅游业, 暴雨 inside 大暴雨) is the run tokenised,
