@@ -8,14 +8,13 @@ and ask jieba only where its answer could differ:
 
 * Chinese labels (added as jieba user words): one regex of all of them
   (`text/label_pattern.py`), longest first, finds every place where a label is
-  spelled. jieba cuts each run of "block" characters (`jieba.re_han_default`)
-  on its own, by the most probable path through the dictionary words of that
-  run. If no dictionary word crosses the start or the end of the hit, every
-  path is cut there, so the hit is cut exactly as the label alone is: one
-  token. Only when
-  a word crosses (旅游 inside 旅游业, 暴雨 inside 大暴雨) is the run tokenised,
-  and its tokens are counted. On Chinese news text about one hit in seven
-  needs this.
+  spelled. jieba cuts each run of "block" characters (`jieba.re_han_default`) on
+  its own, by the most probable path through the dictionary words of that run.
+  If no dictionary word crosses the start or the end of the hit, every path is
+  cut there, so the hit is cut exactly as the label alone is: one token. Only
+  when a word crosses (旅游 inside 旅游业, 暴雨 inside 大暴雨) is the run tokenised, and
+  its tokens are counted. On Chinese news text about one hit in seven needs
+  this.
 * Other labels (Latin words): a regex of the label's words separated by
   non-word characters, not glued to ASCII letters or digits, which is how jieba
   cuts Latin text and how `tokenize` drops punctuation between tokens.
