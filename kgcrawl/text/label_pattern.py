@@ -61,6 +61,23 @@ def label_pattern(
     return re.compile(prefix + _branches(trie, end_guard, ignore_case), re.I if ignore_case else 0)
 
 
+def latin_patterns(labels: Iterable[Sequence[str]]) -> list[re.Pattern]:
+    """Latin labels (sequences of words) as regexes, case-blind, that neither start
+    right after nor end right before an ASCII letter or digit, as jieba cuts Latin text.
+
+    Those that start with one share one lookbehind, in a pattern of their own, so that
+    the regex engine can still skip ahead to the places where a label can start.
+
+    >>> [p.pattern for p in latin_patterns([("hotel",), ("5a",), ("é",)])]
+    ['(?<![A-Za-z0-9])(?:5a(?![A-Za-z0-9])|hotel(?![A-Za-z0-9]))', 'é']
+    """
+    labels = list(labels)
+    guarded = [words for words in labels if _ASCII_ALNUM.match(words[0])]
+    free = [words for words in labels if not _ASCII_ALNUM.match(words[0])]
+    patterns = (label_pattern(guarded, "(?<![A-Za-z0-9])", True), label_pattern(free, "", True))
+    return [pattern for pattern in patterns if pattern is not None]
+
+
 _BETWEEN = "[\\W_]+"  # a trie key: the separator between two words (never one character)
 _END = ""  # a trie key: a label ends here
 

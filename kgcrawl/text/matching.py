@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from kgcrawl.text.dictionary import import_jieba
-from kgcrawl.text.label_pattern import label_pattern
+from kgcrawl.text.label_pattern import label_pattern, latin_patterns
 from kgcrawl.text.memo import Memo
 from kgcrawl.text.tokenize import add_user_words, label_tokens, normalise_label, tokenize
 
@@ -44,7 +44,6 @@ _RUN_CHARS = "\u4e00-\u9fd5a-zA-Z0-9+#&._%\\-"
 _RUN = re.compile(f"[{_RUN_CHARS}]*")
 _RUN_ONLY = re.compile(f"[{_RUN_CHARS}]+")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
-_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 _NON_WORD = re.compile(r"[\W_]+")
 _WORD_CHAR = re.compile(r"[^\W_]")  # what `_latin_parts` keeps: a label's letters and digits
 # Mean length of a Chinese jieba token: 1.87 and 1.92 characters in the shipped
@@ -130,21 +129,9 @@ class TopicMatcher:
         self._max_tokens = max(map(len, self._cjk_words), default=1)
         # Chinese labels are looked for in the lower-cased text, case-sensitively (`_lowered`)
         self._cjk = label_pattern({("".join(t),) for t in self._cjk_words}, ignore_case=False)
-        # "hotel chain" before "hotel"; a label that starts with an ASCII letter or digit
-        # must not be glued to one (one lookbehind for all of them, so the regex engine
-        # can still skip ahead to possible first letters).
         latin = self._latin_words
         self._shortest_latin = min((len(" ".join(p)) for p in latin), default=0)
-        self._latin = [
-            pattern
-            for pattern in (
-                label_pattern(
-                    [p for p in latin if _ASCII_ALNUM.match(p[0])], "(?<![A-Za-z0-9])", True
-                ),
-                label_pattern([p for p in latin if not _ASCII_ALNUM.match(p[0])], "", True),
-            )
-            if pattern is not None
-        ]
+        self._latin = latin_patterns(latin)  # "hotel chain" before "hotel"
 
     def count(self, text: str) -> np.ndarray:
         """Occurrences of each topic word in `text` (an int array of length n)."""
