@@ -241,25 +241,39 @@ class TopicMatcher:
         """
         if run[start:end] not in self._single_token:
             return False
-        if self._pair_sets and not (_joined(run, start, self._pair_sets)
-                                    or _joined(run, end, self._pair_sets)):  # fmt: skip
-            return True  # no word holds the two characters at either end
+        return not (
+            self._crossed(run, start, range(max(0, start - self._longest_word + 1), start))
+            or self._crossed(run, end, range(start, end))
+        )
+
+    def _crossed(self, run: str, place: int, starts: range) -> bool:
+        """True when a dictionary word that starts at one of `starts` (all before `place`)
+        runs past `place`.
+
+        Such a word holds the two characters around `place`, so where no word of the
+        trie holds them (`_joined`) there is nothing to walk: on the 3 000 pages of a
+        fcits_oh crawl of the default sandbox, 229 827 of the 331 283 single-token hits
+        `_is_token` was asked about had no such pair at either end, and counting the
+        topic words took 1.84–1.91 ms a page instead of 1.94–2.06 (three interleaved
+        runs), the same counts (issue 19).
+        """
+        if self._pair_sets and not _joined(run, place, self._pair_sets):
+            return False
         freq = self._freq
         keys, added = self._key_sets
         right = len(run)
-        for a in range(max(0, start - self._longest_word + 1), end):
-            # A word from a crosses an end only if it is longer than b - a - 1: jieba's
-            # dictionary holds every prefix of its words, so if run[a:b] is not in it,
-            # no longer word starts at a (one lookup where there were up to b - a).
-            b = start + 1 if a < start else end + 1
+        for a in starts:
+            # jieba's dictionary holds every prefix of its words, so if run[a:b] is not in
+            # it, no longer word starts at a (one lookup where there were up to b - a).
+            b = place + 1
             while b <= right:
                 fragment = run[a:b]
                 if fragment not in keys and fragment not in added:
                     break
                 if freq[fragment]:
-                    return False
+                    return True
                 b += 1
-        return True
+        return False
 
     def _token_words(self, tokens: tuple[str, ...]) -> Iterator[list[int]]:
         """Label token sequences in `tokens`, longest first, not overlapping."""
@@ -290,16 +304,8 @@ def _lowered(text: str) -> str:
 
 
 def _joined(run: str, place: int, pair_sets: tuple) -> bool:
-    """True when some word may cross `place` (between two characters of `run`): the
-    two characters around it stand side by side in a word of the dictionary.
-
-    A word that crosses it holds both. On the 3 000 pages of a fcits_oh crawl of the
-    default sandbox, 229 827 of the 331 283 single-token hits `_is_token` was asked
-    about had no such pair at either end, answered by two lookups instead of a walk of
-    the dictionary's prefixes around the hit (3.4 µs): counting the topic words took
-    1.84–1.91 ms a page instead of 1.94–2.06 (three interleaved runs), the same counts
-    (issue 19).
-    """
+    """True when the two characters around `place` (between two characters of `run`)
+    stand side by side in a word of the dictionary (`TrieFreq.pair_sets`)."""
     if 0 < place < len(run):
         pair, (pairs, added) = run[place - 1 : place + 1], pair_sets
         return pair in pairs or pair in added
