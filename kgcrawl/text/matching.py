@@ -49,15 +49,16 @@ _WORD_CHAR = re.compile(r"[^\W_]")  # what `_latin_parts` keeps: a label's lette
 # Mean length of a Chinese jieba token: 1.87 and 1.92 characters in the shipped
 # tourism and rainstorm corpora, 1.79 in text drawn from jieba's dictionary by frequency.
 CJK_CHARS_PER_TOKEN = 1.9
-# The topic words of a region (the jieba runs around some hits), emptied when full. A page
-# is counted twice, its tag groups and its main text, which repeat most regions, and a
-# site's pages share their navigation: over the 3 000 pages of a fcits_oh crawl of the
+# Answers each of the matcher's two caches holds, emptied when full. The topic words of a
+# region (the jieba runs around some hits) are remembered: a page is counted twice, its
+# tag groups and its main text, which repeat most regions, and a site's pages share their
+# navigation: over the 3 000 pages of a fcits_oh crawl of the
 # default sandbox a cache of 4 096 regions answers 55 % of 488 712 asks (16 384: 57 %,
 # 65 536: 59 %). Against the cache of tokenised runs it replaced (benchmarks/
 # bench_analysis.py, 500 pages, interleaved, the same results), counting alone took
 # 0.2–1.2 ms a page less in four runs, the main-text stage 0.6–1.0 ms less in three of
 # them; the whole analysis (14–19 ms) varies more from run to run (issue 19).
-_REGION_CACHE = 1 << 12
+_CACHED = 1 << 12
 # Short texts (anchors, a URL's words, most contexts) are counted once while the cache
 # holds them: a site's menus repeat on its pages, and 60 % of the anchors of 500 sandbox
 # pages and 57 % of their URLs had been seen before; counting those anchors and URLs in
@@ -104,8 +105,8 @@ class TopicMatcher:
         self._freq = jieba.dt.FREQ
         self._dictionary_size = -1
         self._longest_word = 0
-        self._regions = Memo(self._words_of_region, _REGION_CACHE)
-        self._short = Memo(self._counted_items, _REGION_CACHE)
+        self._regions = Memo(self._words_of_region, _CACHED)
+        self._short = Memo(self._counted_items, _CACHED)
 
         # label tokens → topic word indexes (two concepts may share a label)
         self._cjk_words: dict[tuple[str, ...], list[int]] = {}
