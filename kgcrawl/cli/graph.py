@@ -62,8 +62,10 @@ def query(
         bool, typer.Option("--write", help="Allow the statement to change the graph.")
     ] = False,
 ) -> None:
-    """Run Cypher (or a saved query) against the knowledge graph and print the result (read-only
-    unless --write)."""
+    """Run Cypher (or a saved query) against the knowledge graph and print the result.
+
+    Read-only unless --write.
+    """
     from kgcrawl.graph.queries import run_query
     from kgcrawl.graph.view import result_csv, result_json, result_table
 
