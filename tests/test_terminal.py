@@ -23,6 +23,7 @@ from kgcrawl.crawl.state import committed_count
 from kgcrawl.crawl.view import crawl_summary, progress_line, run_details, runs_table
 from kgcrawl.ontology.topic import load_topic_model
 from kgcrawl.ontology.view import weights_table
+from kgcrawl.sandbox.hazards import Hazard
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +64,10 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
     assert re.search(rf"\b{home.dp}\b", summary) and re.search(rf"\b{home.outcomes}\b", summary)
     assert f"{home.lp / home.dp:.1%}" in summary
     assert summary.rstrip().endswith("page budget reached")
+    failed, words = home.outcomes - home.dp, " ".join(summary.split())  # the 404 seed, …
+    assert dict(home.failures)["http 404"] >= 1 and sum(dict(home.failures).values()) == failed
+    assert re.search(rf"\b{failed} URLs? gave no page: (.*, )?http 404 \d", words)
+    assert f"(`kgcrawl runs show {RUN_ID}`)" in words
     assert home.lp > 0 and "no page passed" not in summary
     assert re.search(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", listing)
     assert re.search(r"started_at\s+│\s+\d{4}-\d\d-\d\dT", details)
@@ -70,6 +75,23 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
     wide = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     wide.print(crawl_summary(home))
     assert "┃ run" in wide.export_text()  # a table where it fits
+
+
+def test_copies_of_pages_count_as_one_reason_in_the_summary_and_runs_show(
+    sandbox, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    world = sandbox.world
+    copies = [world.hazard_urls(hazard)[0] for hazard in (Hazard.MIRROR, Hazard.NEAR_MIRROR)]
+    seeds = [url for copy in copies for url in (world.truth(copy).canonical, copy)]
+    result = kgcrawl.crawl("tourism", max_pages=4, strategy="bfs", resolve=sandbox.resolve,
+                           set={**FIXED, "seeds": ",".join(seeds)})  # fmt: skip
+    with kgcrawl.open_run(result.run_id) as run:
+        reasons = [o.reason for o in run.outcomes() if o.reason]
+    assert sorted(reasons) == sorted(f"duplicate of {world.truth(c).canonical}" for c in copies)
+    assert result.failures == [("duplicate", 2)]
+    assert "2 URLs gave no page: duplicate 2 (" in " ".join(at_80(crawl_summary(result)).split())
+    assert re.search(r"failed: duplicate\s+│\s+2 ", at_80(run_details(result.run_id)))
 
 
 def test_a_crawl_where_no_page_passed_alpha_says_the_highest_r_and_what_to_do(

@@ -102,6 +102,7 @@ class CrawlResult:
     trapped: int = 0  # new links the trap guard kept out of the frontier
     explored: int = 0  # links taken by exploration: nothing relevant found (crawl/explore.py)
     explore_ended: int = 0  # the page at which exploration ended: the pages since scored no higher
+    failures: list[tuple[str, int]] = field(default_factory=list)  # (reason, URLs), commonest first
     relevances: list[float] = field(default_factory=list)  # R(p) of every page downloaded
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
 
@@ -315,6 +316,7 @@ class Engine:
             trapped=counters.trapped,
             explored=counters.explored,
             explore_ended=counters.explore_ended,
+            failures=self.state.failure_counts(),
             relevances=list(self.crawl.relevances),
             stage_seconds=dict(self.times.seconds),
         )

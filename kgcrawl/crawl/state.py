@@ -303,6 +303,14 @@ class RunState:
             for row in cursor:
                 yield _outcome_from_row(row, links.get(row[0], []))
 
+    def failure_counts(self) -> list[tuple[str, int]]:
+        """The committed outcomes that gave no page, by reason, commonest first; every
+        `duplicate of URL` (crawl/core.py) counts under one reason, "duplicate"."""
+        return self.query(
+            "SELECT CASE WHEN reason LIKE 'duplicate of %' THEN 'duplicate' ELSE reason END AS r,"
+            " count(*) FROM outcomes WHERE reason IS NOT NULL GROUP BY r ORDER BY count(*) DESC, r"
+        )
+
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._readable():
             return self._db.execute(sql, params).fetchall()

@@ -98,6 +98,20 @@ def relevance_line(result: CrawlResult) -> str:
     return line
 
 
+def failure_line(result: CrawlResult) -> str:
+    """How many URLs gave no page and the commonest reasons ("" when all did): a crawl of
+    a web full of dead links says so, rather than leave outcomes and pages apart unexplained."""
+    if not result.failures:
+        return ""
+    total = sum(count for _, count in result.failures)
+    shown = ", ".join(f"{reason} {count}" for reason, count in result.failures[:3])
+    more = len(result.failures) - 3
+    if more > 0:
+        shown += f" and {more} other reason{'s' * (more > 1)}"
+    urls = "URL" if total == 1 else "URLs"
+    return f"{total} {urls} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
+
+
 def no_relevant_advice(run: str, domain: str, alpha_origin: str) -> str:
     """What moves α when no page passed it, by where α came from: recalibrating on the
     same corpora would give the same α again, so a calibrated α points to labelling."""
@@ -122,7 +136,10 @@ def crawl_summary(result: CrawlResult) -> Records:
         ("run", "pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds", "pages/s",
          "state"),
         title="crawl " + ("stopped" if result.stopped else "done"),
-        caption=relevance_line(result) + "\n" + stop_reason(result),
+        caption="\n".join(
+            line for line in (relevance_line(result), failure_line(result), stop_reason(result))
+            if line
+        ),
         numeric=frozenset({"pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds",
                            "pages/s"}),
     )  # fmt: skip
@@ -134,6 +151,7 @@ def crawl_summary(result: CrawlResult) -> Records:
     return summary
 
 
+SHOWN_REASONS = 20  # failure reasons `runs show` lists, commonest first
 LISTED = ("run_id", "domain", "strategy", "started_at", "dp", "lp", "ended", "settings")
 
 
@@ -201,10 +219,7 @@ def run_details(run_id: str) -> Table:
         table.add_row(f"set {key}", str(value))
     for version in meta.get("ontologies", []):
         table.add_row(f"ontology from outcome {version['first']}", version["path"])
-    for reason, count in state.query(
-        "SELECT reason, count(*) FROM outcomes WHERE reason IS NOT NULL "
-        "GROUP BY reason ORDER BY count(*) DESC LIMIT 20"
-    ):
+    for reason, count in state.failure_counts()[:SHOWN_REASONS]:
         table.add_row(f"failed: {reason}", str(count))
     state.close()
     return table

@@ -82,3 +82,5 @@ def test_traps_mirrors_and_session_ids(web, tmp_path, monkeypatch) -> None:
     assert not any("sid=" in o.url or "jsessionid" in o.url for o in outcomes)
     reasons = {o.reason.split(" of ")[0] for o in outcomes if o.reason}
     assert reasons & {"duplicate", "not html", "http 404", "robots", "too large", "reset"}
+    assert dict(result.failures).keys() == reasons  # the run's reasons, as the summary has them
+    assert sum(count for _, count in result.failures) == len(outcomes) - len(pages)
