@@ -99,15 +99,24 @@ def relevance_line(result: CrawlResult) -> str:
 
 
 def failure_line(result: CrawlResult) -> str:
-    """How many URLs gave no page and the commonest reasons ("" when all did): a crawl of
-    a web full of dead links says so, rather than leave outcomes and pages apart unexplained."""
+    r"""How many URLs gave no page and the commonest reasons ("" when all did): a crawl of
+    a web full of dead links says so, rather than leave outcomes and pages apart unexplained.
+
+    >>> from pathlib import Path
+    >>> result = CrawlResult("r1", dp=10, lp=4, outcomes=19, seconds=2.0, ended="budget",
+    ...                      state_path=Path("state.sqlite"), failures=[("http 404", 5),
+    ...                      ("robots", 2), ("not html", 1), ("timeout", 1)])
+    >>> print(failure_line(result).replace(" (", "\n("))
+    9 URLs gave no page: http 404 5, robots 2, not html 1 and 1 other reason
+    (`kgcrawl runs show r1`)
+    """
     if not result.failures:
         return ""
     total = sum(count for _, count in result.failures)
     shown = ", ".join(f"{reason} {count}" for reason, count in result.failures[:3])
     more = len(result.failures) - 3
     if more > 0:
-        shown += f" and {more} other reason{'s' * (more > 1)}"
+        shown += f" and {more} other reason" + ("s" if more > 1 else "")
     urls = "URL" if total == 1 else "URLs"
     return f"{total} {urls} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
 
