@@ -15,7 +15,7 @@ import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.core import Crawl
-from kgcrawl.crawl.dispatch import STALLED, Dispatcher, HostTurns
+from kgcrawl.crawl.dispatch import ANSWERS_TRUSTED, STALLED, Dispatcher, HostTurns
 from kgcrawl.crawl.engine import topic_for
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.strategies.base import REGISTRY
@@ -45,11 +45,11 @@ def failed(url: str) -> Outcome:
     return Outcome(url, url, 404, "http 404", 0, 0.0, url.split("/")[2])
 
 
-def crawl_with(strategy: str) -> Crawl:
+def crawl_with(strategy: str, seeds: list[str] = SEEDS) -> Crawl:
     values = {"crawl.strategy": strategy, "relevance.alpha": 0.3, "relevance.beta": 0.1}
     settings = load_settings("tourism", values, environ={})
     crawl = Crawl(settings, random.Random(0), topic_for(settings))
-    crawl.seed(SEEDS)
+    crawl.seed(seeds)
     return crawl
 
 
@@ -112,3 +112,27 @@ def test_a_request_out_past_stalled_seconds_no_longer_holds_its_budget_unit() ->
     clock.now += 0.1
     dispatcher.fill(room=1)
     assert len(workers.sent) == 2  # stalled: another link goes out for the unit
+
+
+def test_once_answers_are_known_a_request_three_times_slower_than_most_stops_holding() -> None:
+    workers, clock = HandWorkers(8), Clock()
+    turns = HostTurns(clock)
+    hosts = [f"http://h{i}.test/" for i in range(40)]  # a host each: a free one is always there
+    dispatcher = Dispatcher(crawl_with("ops", hosts), workers, turns)
+    for _ in range(-(-ANSWERS_TRUSTED // 8)):  # 8 at a time, each answered 0.2 s after it went out
+        dispatcher.fill(room=100)
+        clock.now += 0.2
+        for url, future in workers.sent:
+            if not future.done():
+                future.set_result(Done(failed(url), 0.0))
+        for link, answer in dispatcher.collect(timeout=0):
+            turns.finish(dispatcher.crawl.host_of(link), answer.delay)
+    assert dispatcher.stalled_after() == pytest.approx(0.6)  # 3 × the 90th percentile, 0.2 s
+    dispatcher.fill(room=1)
+    sent = len(workers.sent)
+    clock.now += 0.55
+    dispatcher.fill(room=1)
+    assert len(workers.sent) == sent  # slower than most, not yet stalled: it holds the unit
+    clock.now += 0.1
+    dispatcher.fill(room=1)
+    assert len(workers.sent) == sent + 1
