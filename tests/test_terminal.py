@@ -64,7 +64,7 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
     assert re.search(rf"\b{home.dp}\b", summary) and re.search(rf"\b{home.outcomes}\b", summary)
     assert f"{home.lp / home.dp:.1%}" in summary
     assert summary.rstrip().endswith("page budget reached")
-    failed, words = home.outcomes - home.dp, " ".join(summary.split())  # the 404 seed, …
+    failed, words = home.outcomes - home.dp, " ".join(summary.split())  # the 404 seed too
     assert dict(home.failures)["http 404"] >= 1 and sum(dict(home.failures).values()) == failed
     assert re.search(rf"\b{failed} URLs? gave no page: (.*, )?http 404 \d", words)
     assert f"(`kgcrawl runs show {RUN_ID}`)" in words
@@ -80,7 +80,7 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
 def test_copies_of_pages_count_as_one_reason_in_the_summary_and_runs_show(
     sandbox, tmp_path, monkeypatch
 ) -> None:
-    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))  # one worker (the pipeline's): one order
     world = sandbox.world
     copies = [world.hazard_urls(hazard)[0] for hazard in (Hazard.MIRROR, Hazard.NEAR_MIRROR)]
     seeds = [url for copy in copies for url in (world.truth(copy).canonical, copy)]

@@ -99,8 +99,9 @@ def relevance_line(result: CrawlResult) -> str:
 
 
 def failure_line(result: CrawlResult) -> str:
-    r"""How many URLs gave no page and the commonest reasons ("" when all did): a crawl of
-    a web full of dead links says so, rather than leave outcomes and pages apart unexplained.
+    r"""How many URLs gave no page and the commonest reasons ("" when every URL gave one):
+    a crawl of a web full of dead links says so, rather than leave outcomes and pages apart
+    unexplained.
 
     >>> from pathlib import Path
     >>> result = CrawlResult("r1", dp=10, lp=4, outcomes=19, seconds=2.0, ended="budget",
