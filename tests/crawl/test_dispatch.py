@@ -128,7 +128,7 @@ def test_once_answers_are_known_a_request_three_times_slower_than_most_stops_hol
         for link, answer in dispatcher.collect(timeout=0):
             turns.finish(dispatcher.crawl.host_of(link), answer.delay)
     assert dispatcher.stalled_after() == pytest.approx(0.6)  # 3 × the 90th percentile, 0.2 s
-    dispatcher.fill(room=1)
+    dispatcher.fill(room=1)  # one request out for the budget's last unit
     sent = len(workers.sent)
     clock.now += 0.55
     dispatcher.fill(room=1)
