@@ -26,6 +26,7 @@ call, so it includes ≈ 1 µs a call).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -134,7 +135,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = [Path(t).resolve() for t in args.trees]
     urls = args.urls.read_text(encoding="utf-8").split() if args.urls else []
-    for domain, profile in [(d, p) for d in args.domains for p in args.profiles]:
+    for domain, profile in itertools.product(args.domains, args.profiles):
         runs: dict[Path, list[dict]] = {tree: [] for tree in trees}
         for _ in range(args.rounds):
             for tree in trees:

@@ -45,7 +45,8 @@ def analyser_count(cores: int | None = None) -> int:
     at the price of about a quarter of the pages/s on a lightly loaded 2-core machine.
     With the analysis made faster since (`bench_vs_scrapy.py`, 3 000 pages, against
     Scrapy in the same rounds): two analysers 1.16× Scrapy's pages/s, 11.0 ms CPU/page,
-    288 MB (1.87×); one 0.92–1.16×, 8.6–9.2 ms, 208–210 MB (1.35×). An analyser peaks
+    288 MB (1.87×); one 0.92–1.16×, 8.6–9.2 ms, 208–210 MB (1.35×), and 1.15–1.20× once
+    a crawl's end stopped waiting on slow hosts (`crawl/dispatch.py`). An analyser peaks
     at ≈ 85 MB, so with more cores the second is worth its memory to a user.
     """
     if cores is None:
