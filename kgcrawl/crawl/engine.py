@@ -351,6 +351,8 @@ class Engine:
                     continue
                 timeout = POLL if wake is None else min(POLL, wake)
                 for link, answer in dispatcher.collect(timeout):
+                    if self._done():  # a stalled request's unit went out again and both came
+                        break  # back: the rest are cut like work in flight (asked on resume)
                     self._finish(link, answer)
         finally:
             dispatcher.close()
