@@ -39,8 +39,9 @@ PARK_PER_SLOT = 4
 # will not keep; but a page that stalls while holding the last unit held the whole
 # crawl until its read timeouts ran out (a sandbox live page: 3 × 20 s, one
 # `bench_vs_scrapy` round 88 s instead of 30). Past this age another link may go out
-# for its unit; whichever is left when the budget is reached is cut (Engine.run). A
-# sandbox page answers in milliseconds, most web pages within a second or two.
+# for its unit; whichever is left when the budget is reached, in flight or answered
+# with the page that reached it, is cut (Engine._run_parallel). A sandbox page
+# answers in milliseconds, most web pages within a second or two.
 STALLED = 5.0
 # Sooner, once the crawl knows how long its answers take: a request out for longer than
 # STALL_FACTOR × the 90th percentile of the last ANSWERS_KEPT answers' times (at least
