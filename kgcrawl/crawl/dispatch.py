@@ -112,13 +112,18 @@ class Dispatcher:
     def fill(self, room: int) -> None:
         """Hand out links until every slot is busy, `room` more are out, or no host is free.
 
-        A request out for `stalled_after()` seconds or more no longer counts against `room`.
+        A request out for `stalled_after()` seconds or more no longer counts against `room`,
+        unless it has answered: its page waits only for the engine to fold it in.
         """
         now = self.turns.clock()
         slots = self.workers.capacity - len(self.in_flight)
         if room < self.workers.capacity:  # the budget's end: requests out may hold it
             stalled = self.stalled_after()
-            holding = sum(1 for _, at in self.in_flight.values() if now - at < stalled)
+            holding = sum(
+                1
+                for future, (_, at) in self.in_flight.items()
+                if now - at < stalled or future.done()
+            )
             slots = min(slots, room - holding)
         for host in list(self.parked):
             if slots <= 0:

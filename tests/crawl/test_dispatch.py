@@ -114,6 +114,19 @@ def test_a_request_out_past_stalled_seconds_no_longer_holds_its_budget_unit() ->
     assert len(workers.sent) == 2  # stalled: another link goes out for the unit
 
 
+def test_a_request_that_has_answered_holds_its_unit_however_long_its_fold_waits() -> None:
+    """While the engine is busy (a checkpoint, a refused graph write), an answer waits to
+    be folded in: its page will count, so no other link goes out for its unit."""
+    workers, clock = HandWorkers(8), Clock()
+    dispatcher = Dispatcher(crawl_with("ops"), workers, HostTurns(clock))
+    dispatcher.fill(room=1)
+    ((url, future),) = workers.sent
+    future.set_result(Done(failed(url), 0.0))
+    clock.now += STALLED + 1
+    dispatcher.fill(room=1)
+    assert len(workers.sent) == 1
+
+
 def test_once_answers_are_known_a_request_three_times_slower_than_most_stops_holding() -> None:
     workers, clock = HandWorkers(8), Clock()
     turns = HostTurns(clock)
