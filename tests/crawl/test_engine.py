@@ -104,15 +104,17 @@ class PairedWorkers:
         answer.add_done_callback(lambda done: self._arrive(given, done))
         return given
 
-    def _arrive(self, given: Future[Done], done: Future[Done]) -> None:
+    def _arrive(self, given: Future[Done], answer: Future[Done]) -> None:
         with self.lock:
-            self.waiting.append((given, done))
+            self.waiting.append((given, answer))
             if len(self.waiting) < 2:
                 return
             pair, self.waiting = self.waiting, []
-        for given, done in pair:
-            error = done.exception()
-            given.set_exception(error) if error else given.set_result(done.result())
+        for handed, answered in pair:
+            if answered.exception() is None:
+                handed.set_result(answered.result())
+            else:
+                handed.set_exception(answered.exception())
 
     def close(self) -> None:
         self.workers.close()
@@ -120,8 +122,8 @@ class PairedWorkers:
 
 def test_two_answers_at_the_budgets_end_never_take_the_crawl_past_it(web, tmp_path, monkeypatch):
     """At the last unit, one answer waits for its pair: the request holding the unit counts
-    as stalled (0.25 s here), another goes out, and both come back at once. Only the first
-    is kept; before, both were (81 pages of 80 in CI)."""
+    as stalled (`Dispatcher.stalled_after`), another goes out, and both come back at once.
+    Only the first is kept; before, both were (81 pages of 80 in CI)."""
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
     own = Engine._start_workers
     monkeypatch.setattr(Engine, "_start_workers", lambda engine: PairedWorkers(own(engine)))
