@@ -114,7 +114,7 @@ def test_a_crawl_at_its_budget_does_not_wait_for_a_page_far_slower_than_the_othe
     tmp_path, monkeypatch
 ) -> None:
     """Once the crawl has seen how fast its 30 pages answer, the dripping page stops
-    holding its unit after 3 × their 90th percentile (0.25 s here), not `STALLED` s."""
+    holding its unit after 3 × their 90th percentile (at least 0.25 s), not `STALLED` s."""
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
     assert crawl_past_a_dripping_page(tmp_path, quick=30) < STALLED - 1
 
