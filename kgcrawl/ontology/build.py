@@ -31,6 +31,7 @@ from kgcrawl.ontology.taxonomy import (
 )
 from kgcrawl.ontology.terms import (
     TermSelection,
+    TermsError,
     TermStats,
     check_term_options,
     read_terms_file,
@@ -106,6 +107,7 @@ class BuildResult:
             ("documents read", f"{len(corpus)} ({zh} Chinese, {len(corpus) - zh} other)"),
             ("documents skipped", str(len(corpus.skipped))),
             ("terms", f"{len(self.selection.terms)} of {self.selection.candidates} candidates"),
+            ("terms left out", self.selection.left_out_text() or "none"),
             ("context density", f"{self.context.density():.1%}"),
             ("formal concepts", f"{len(self.lattice):,}" + _support(self.lattice)),
             ("classes", f"{len(self.taxonomy.classes)} from terms, {len(onto)} concepts in all"),
@@ -183,6 +185,8 @@ def build_ontology(
         selection = select_terms(
             stats, opts.min_df, opts.max_df, opts.max_terms, pinned, opts.min_chars
         )
+        if not selection.terms:
+            raise _no_terms(corpus_path, len(corpus), selection, opts)
         variants = _variants(selection.terms, surfaces)
 
     files: list[Path] = []
@@ -246,6 +250,27 @@ def build_ontology(
         files=files,
         svg_skipped=svg_path is None,
         timings=timings,
+    )
+
+
+def _no_terms(
+    corpus_path: Path, n_docs: int, selection: TermSelection, opts: BuildOptions
+) -> TermsError:
+    """Why the corpus gave no term, and what would give some: a class needs a term."""
+    if opts.max_df * n_docs < opts.min_df:
+        why = (
+            f"with {n_docs} document{'s' * (n_docs != 1)} no word can be in at least "
+            f"{opts.min_df} (--min-df) and at most {opts.max_df:g} of them (--max-df)"
+        )
+    elif selection.candidates:
+        why = f"of {selection.candidates} candidate words: {selection.left_out_text()}"
+    else:
+        why = "its documents hold no words"
+    if selection.missing:
+        why += f" (pinned, in no document: {', '.join(selection.missing)})"
+    return TermsError(
+        f"{corpus_path}: no term to build classes from: {why}; add documents on different "
+        "parts of the topic, set --min-df or --max-df, or name terms with --term"
     )
 
 

@@ -55,6 +55,16 @@ GENERAL_FLOOR = 1e-8  # wordfreq's frequency for a word it does not list
 # reached the top terms without this rule in 0–44 % (green, damp, pick, sow: 0 %).
 MIN_HEAD_SHARE = 0.1
 NESTED = 0.8  # share of a term's occurrences inside one longer term that hands it over
+# Why `select_terms` leaves a candidate out, in the order its filters apply.
+LEFT_OUT = {
+    "rare": "in too few documents (--min-df)",
+    "common": "in too many documents (--max-df)",
+    "short": "too short (--min-chars)",
+    "nested": "inside a longer term",
+    "no noun": "boilerplate or no noun",
+    "general": "no commoner than in general language",
+    "cut": "beyond --max-terms",
+}
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -108,6 +118,16 @@ class TermSelection:
     missing: tuple[str, ...]  # pinned terms that no document holds
     candidates: int  # distinct tokens before selection
     termhood: dict[str, float] = field(default_factory=dict)
+    left_out: dict[str, int] = field(default_factory=dict)  # reason → candidates, `LEFT_OUT`
+
+    def left_out_text(self) -> str:
+        """The reasons candidates were left out, with their counts, commonest first.
+
+        >>> TermSelection((), {}, (), 5, left_out={"rare": 1, "common": 4}).left_out_text()
+        '4 in too many documents (--max-df), 1 in too few documents (--min-df)'
+        """
+        counts = sorted(self.left_out.items(), key=lambda item: -item[1])
+        return ", ".join(f"{n} {LEFT_OUT[reason]}" for reason, n in counts if n)
 
 
 @cache
@@ -141,11 +161,13 @@ def select_terms(
     kept_pins = [t for t in pins if df[t] > 0]
     pinned_set = set(kept_pins)
     ceiling = max_df * n_docs
-    window = {
-        t
+    outside = {
+        t: _outside_window(t, f, min_df, ceiling, min_chars)
         for t, f in df.items()
-        if min_df <= f <= ceiling and len(t) >= min_chars and t not in pinned_set
+        if t not in pinned_set
     }
+    window = {t for t, why in outside.items() if not why}
+    left_out = Counter(why for why in outside.values() if why)
     nested = {
         t
         for (t, longer), n in stats.inside.items()
@@ -156,14 +178,28 @@ def select_terms(
         t: termhood(df[t], stats.count[t], stats.tokens, general_frequency(t)) for t in candidates
     }
     ranked = sorted((t for t in candidates if score[t] > 0), key=lambda t: (-score[t], -df[t], t))
+    left_out["nested"] = len(nested & window)
+    left_out["no noun"] = len(window) - left_out["nested"] - len(candidates)
+    left_out["general"] = len(candidates) - len(ranked)
     chosen = kept_pins + ranked[: max(0, max_terms - len(kept_pins))]
+    left_out["cut"] = len(ranked) - (len(chosen) - len(kept_pins))
     return TermSelection(
         terms=tuple(chosen),
         df={t: df[t] for t in chosen},
         missing=tuple(t for t in pins if df[t] == 0),
         candidates=len(df),
         termhood={t: score[t] for t in chosen if t in score},
+        left_out={reason: left_out[reason] for reason in LEFT_OUT},
     )
+
+
+def _outside_window(term: str, df: int, min_df: int, ceiling: float, min_chars: int) -> str:
+    """Why a term is outside the df window or too short (a key of LEFT_OUT), "" if neither."""
+    if df < min_df:
+        return "rare"
+    if df > ceiling:
+        return "common"
+    return "short" if len(term) < min_chars else ""
 
 
 def _names_a_thing(stats: TermStats, term: str) -> bool:

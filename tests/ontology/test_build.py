@@ -270,6 +270,14 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], BuildOptions, type
     not_owl.write_text("this is not RDF", encoding="utf-8")
     no_terms = tmp_path / "terms.txt"
     no_terms.write_text("# nothing here\n", encoding="utf-8")
+    two = tmp_path / "two"
+    two.mkdir()
+    for name in ("hotels.txt", "inn.md"):
+        shutil.copy(Path(corpus) / name, two / name)
+    alike = tmp_path / "alike"
+    alike.mkdir()
+    for n in range(3):  # its 8 candidates (hotel, museum sell, …) in every document
+        (alike / f"{n}.txt").write_text("The hotel museum sells museum tickets.", encoding="utf-8")
     out = ["--out", str(tmp_path / "o.owl"), "--lattice-dir", str(tmp_path / "lat")]
     opts = {"out": tmp_path / "o.owl", "lattice_dir": tmp_path / "lat"}
     return {
@@ -322,6 +330,18 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], BuildOptions, type
             TermsError,
             "--max-df is a share",
         ),
+        "too few documents": (
+            [str(two), *out],
+            BuildOptions(**opts),
+            TermsError,
+            "two: no term to build classes from: with 2 documents no word can be in at least 2",
+        ),
+        "documents all alike": (
+            [str(alike), *out],
+            BuildOptions(**opts),
+            TermsError,
+            "alike: no term to build classes from: of 8 candidate words: 8 in too many documents",
+        ),
         "bad engine": (
             [corpus, "--engine", "fast", *out],
             BuildOptions(engine="fast", **opts),
@@ -341,6 +361,8 @@ BAD = [
     "empty terms file",
     "max concepts exceeded",
     "bad max-df",
+    "too few documents",
+    "documents all alike",
     "bad engine",
 ]
 
@@ -352,6 +374,7 @@ def test_bad_input_is_one_line_and_exit_code_2(case: str, tmp_path, capsys) -> N
     with pytest.raises(error) as caught:
         build_ontology(corpus, options)
     assert text in str(caught.value) and "\n" not in str(caught.value)
+    assert not (tmp_path / "o.owl").exists()  # no ontology is written from bad input
 
     result = runner.invoke(app, ["build-ontology", *args])
     assert isinstance(result.exception, KgcrawlError) and text in str(result.exception)

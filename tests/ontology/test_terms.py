@@ -51,7 +51,11 @@ def test_window() -> None:
     assert set(selection.terms) == {"滑坡", "预警", "洪水"}
     assert selection.df == {"滑坡": 2, "预警": 2, "洪水": 3}
     assert selection.candidates == 6 and selection.missing == ()
+    assert {k: n for k, n in selection.left_out.items() if n} == {"rare": 2, "common": 1}
     assert set(select_terms(STATS, max_df=1.0).terms) == {"滑坡", "预警", "洪水", "暴雨"}
+    cut = select_terms(STATS, max_terms=2)  # the lowest termhood of the three is cut
+    assert len(cut.terms) == 2 and cut.left_out["cut"] == 1
+    assert len(cut.terms) + sum(cut.left_out.values()) == cut.candidates
 
 
 def test_homework_outranks_please() -> None:
@@ -68,7 +72,8 @@ def test_terms_no_commoner_than_in_general_language_are_dropped() -> None:
     stats = TermStats()
     for _ in range(3):  # "time" once per 10 000 tokens; wordfreq: ≈ 1.3 per 1 000
         stats.add(Counter({"time": 1, "telescope": 1}), 10_000)
-    assert select_terms(stats, max_df=1.0).terms == ("telescope",)
+    selection = select_terms(stats, max_df=1.0)
+    assert selection.terms == ("telescope",) and selection.left_out["general"] == 1
 
 
 def test_a_word_found_only_inside_a_phrase_is_left_to_it() -> None:
@@ -99,7 +104,8 @@ def test_adjectives_never_heading_a_noun_phrase_are_no_terms() -> None:
 
 
 def test_min_chars_drops_single_characters() -> None:
-    assert "县" not in select_terms(STATS, min_df=1).terms
+    selection = select_terms(STATS, min_df=1)
+    assert "县" not in selection.terms and selection.left_out["short"] == 1
     assert "县" in select_terms(STATS, min_df=1, min_chars=1).terms
 
 
