@@ -47,6 +47,10 @@ SUBJECTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 SEED_SUBJECTS = ("CS", "KIN", "FILM", "PH", "EDUC", "FSN", "ME", "FIN")
 _PLACES = ("north", "lake", "river", "west", "pine", "stone", "bay", "oak", "hill",
            "east", "maple", "cedar", "granite", "harbor")  # fmt: skip
+# More names for a large campus: drawn from only when the size needs more than _PLACES, so
+# the small and default worlds keep the universities they were measured on.
+_MORE_PLACES = ("south", "valley", "summit", "meadow", "prairie", "willow", "ridge", "birch",
+                "canyon", "forest", "delta", "aspen")  # fmt: skip
 _SURNAMES = ("smith", "chen", "garcia", "miller", "wang", "jones", "kim", "brown", "lee",
              "davis", "patel", "wilson", "li", "moore")  # fmt: skip
 _DISCIPLINE = ("Geography", "Management", "Analysis", "Planning", "Systems", "Studies",
@@ -69,7 +73,8 @@ def build_campus(seed: int, size: str) -> Catalog:
     rng = stream(seed, "campus", size)
     catalog = Catalog()
     hosts = catalog.hosts
-    stems = rng.sample(_PLACES, UNIVERSITIES[size])
+    count = UNIVERSITIES[size]
+    stems = rng.sample(_PLACES if count <= len(_PLACES) else _PLACES + _MORE_PLACES, count)
     for stem in stems:
         name = f"www.{stem}.edu"
         title = f"{stem.title()} {rng.choice(('University', 'State University', 'College'))}"

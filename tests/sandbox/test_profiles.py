@@ -94,6 +94,13 @@ def test_a_profile_is_deterministic_and_differs_from_the_others(profile):
     assert all(body(other, seed) != body(one, seed) for other in others)
 
 
+@pytest.mark.parametrize("profile", ["default", "sparse", "flat"])
+def test_every_size_of_every_profile_builds_and_grows(profile):
+    # sparse's large campus once asked for more university names than it had
+    hosts = [len(World(0, size, profile).hosts) for size in ("small", "default", "large")]
+    assert hosts == sorted(set(hosts))
+
+
 def test_an_unknown_profile_is_an_error_naming_the_choices():
     with pytest.raises(SandboxError, match=r"'dense'.*default, sparse, flat"):
         World(0, "small", "dense")
