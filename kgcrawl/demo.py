@@ -128,12 +128,14 @@ def run_demo(
     from kgcrawl.graph.server import stop
     from kgcrawl.graph.store import start_embedded
     from kgcrawl.runner import crawl
+    from kgcrawl.sandbox.world import check_world
 
     opts = options or DemoOptions()
     for name, value in (("--max-pages", opts.max_pages), ("--workers", opts.workers),
                         ("--baseline-pages", opts.baseline_pages)):  # fmt: skip
         if value is not None and value < 1:
             raise DemoError(f"{name} must be at least 1, got {value}")
+    check_world(opts.sandbox_size, opts.sandbox_profile)
     shipped = load_settings(DOMAIN)
     corpus = shipped.source.parent.parent / "corpus" / DOMAIN
     if not corpus.is_dir():

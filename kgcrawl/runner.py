@@ -13,11 +13,12 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from kgcrawl.config import Settings
 from kgcrawl.crawl.engine import (
@@ -58,25 +59,31 @@ def sandbox_process(
                "--slow-delay", str(slow_delay), "--hang", str(hang),
                "--crawl-delay", str(crawl_delay),
                "--parent", str(os.getpid())]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
-    )
-    try:
-        resolve = None
-        for line in process.stdout:  # bounded: the server prints two lines, then waits
-            found = re.search(r"--resolve '([^']+)'", line)
-            if found:
-                resolve = [found.group(1)]
-                break
-        if resolve is None:
-            raise SandboxStartError(f"the sandbox server exited (code {process.wait(5)})")
-        yield resolve
-    finally:
-        process.terminate()
+    # its error output goes to a file, not to a pipe nobody reads while it serves
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errors:
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=errors, text=True, bufsize=1
+        )
         try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
+            yield _resolve_list(process, errors)
+        finally:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _resolve_list(process: subprocess.Popen, errors: IO[str]) -> list[str]:
+    """The --resolve mapping the server prints once it listens, or why it did not start."""
+    for line in process.stdout:  # bounded: the server prints two lines, then waits
+        found = re.search(r"--resolve '([^']+)'", line)
+        if found:
+            return [found.group(1)]
+    code = process.wait(5)
+    errors.seek(0)
+    said = "".join(errors.read().strip().splitlines()[-1:]).removeprefix("error: ")
+    raise SandboxStartError(f"the sandbox server exited (code {code}): {said}")
 
 
 @dataclass
@@ -107,6 +114,10 @@ def check_request(request: CrawlRequest, new_run: bool, new_archive: bool) -> No
     from kgcrawl.crawl.addresses import parse_resolve
     from kgcrawl.crawl.state import StateError, check_run_id, state_path
 
+    if request.sandbox:
+        from kgcrawl.sandbox.world import check_world
+
+        check_world(request.sandbox_size, request.sandbox_profile)
     for mapping, entry in zip(parse_resolve(request.resolve), request.resolve, strict=True):
         if not 1 <= mapping.port <= 65535:
             raise RequestError(f"--resolve {entry}: port {mapping.port} is not in 1-65535")

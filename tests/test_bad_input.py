@@ -178,6 +178,9 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("resume dotdot", ["crawl", "--resume", "../runs/x"], "../runs/x"),
         ("resume strategy", ["crawl", "--resume", GOOD_RUN, "--strategy", "bfs"], "--strategy"),
         ("crawl nothing", ["crawl"], "DOMAIN"),
+        ("crawl sandbox size", [*crawl, "--sandbox", "--sandbox-size", "huge"], "huge"),
+        ("crawl sandbox profile", [*crawl, "--sandbox", "--sandbox-profile", "dense"], "dense"),
+        ("demo sandbox size", ["demo", "--sandbox-size", "huge"], "huge"),
     ]
     runs = [
         ("show unknown", ["runs", "show", "nosuch"], "nosuch"),

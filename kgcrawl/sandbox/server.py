@@ -22,6 +22,7 @@ from __future__ import annotations
 import signal
 import socket
 import struct
+import sys
 import threading
 import time
 import traceback
@@ -60,6 +61,12 @@ class _HTTPServer(ThreadingHTTPServer):
         self.sandbox = sandbox
         self.reset_fds: set[int] = set()
         super().__init__(address, _Handler)
+
+    def handle_error(self, request: socket.socket, client_address: tuple) -> None:
+        """A client that goes away (a reset, a broken pipe) is what crawlers do when they stop
+        or drop an idle connection: no traceback for it, one for anything else."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def shutdown_request(self, request: socket.socket) -> None:
         # A reset connection must not send FIN first: close it with linger 0 only.

@@ -113,17 +113,22 @@ class Resolved:
     hazards: tuple[Hazard, ...] = ()
 
 
+def check_world(size: str, profile: str) -> None:
+    """Raise SandboxError naming a size or profile the sandbox does not have."""
+    if size not in SIZES:
+        raise SandboxError(f"unknown world size {size!r}: choose one of {', '.join(SIZES)}")
+    if profile not in PROFILES:
+        raise SandboxError(
+            f"unknown sandbox profile {profile!r}: choose one of {', '.join(PROFILES)}"
+        )
+
+
 class World:
     """A generated web of `size` ("small", "default", "large") and `profile` ("default",
     "sparse", "flat"; profiles.py) drawn from `seed`."""
 
     def __init__(self, seed: int = 0, size: str = "default", profile: str = "default"):
-        if size not in SIZES:
-            raise SandboxError(f"unknown world size {size!r}: choose one of {', '.join(SIZES)}")
-        if profile not in PROFILES:
-            raise SandboxError(
-                f"unknown sandbox profile {profile!r}: choose one of {', '.join(PROFILES)}"
-            )
+        check_world(size, profile)
         self.seed = seed
         self.size = size
         self.profile = SETTINGS[profile]

@@ -15,7 +15,7 @@ from protego import Protego
 from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
-from kgcrawl.runner import sandbox_process
+from kgcrawl.runner import SandboxStartError, sandbox_process
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.sandbox.world import World
 
@@ -105,3 +105,12 @@ def test_a_sandbox_process_asks_for_the_crawl_delay_it_was_given():
         url = f"http://127.0.0.1:{port}{robots.path}"
         response = requests.get(url, headers={"Host": robots.hostname}, timeout=10)
     assert Protego.parse(response.text).crawl_delay("kgcrawl") == 0.25
+
+
+def test_a_sandbox_process_that_cannot_start_says_why():
+    with pytest.raises(SandboxStartError) as failed, sandbox_process(0, "huge"):
+        pass
+    assert str(failed.value) == (
+        "the sandbox server exited (code 2): unknown world size 'huge': "
+        "choose one of small, default, large"
+    )

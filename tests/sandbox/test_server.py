@@ -5,8 +5,10 @@ from __future__ import annotations
 import http.client
 import os
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kgcrawl.sandbox.hazards import Hazard
-from kgcrawl.sandbox.server import SandboxServer
+from kgcrawl.sandbox.server import SandboxServer, _HTTPServer
 from kgcrawl.sandbox.world import World
 
 
@@ -65,6 +67,24 @@ def test_the_access_log_records_every_request(sandbox):
     assert all(before <= a.start <= a.end <= time.monotonic() for a in log)
     assert log[0].bytes > 1000
     assert len(sandbox.access_log()) == 3
+
+
+def test_a_client_that_resets_its_connection_leaves_no_traceback(capfd, monkeypatch):
+    handled = threading.Event()  # set once the server has dealt with the reset
+    handle_error = _HTTPServer.handle_error
+
+    def noted(server, request, address):
+        handle_error(server, request, address)
+        handled.set()
+
+    monkeypatch.setattr(_HTTPServer, "handle_error", noted)
+    with SandboxServer(World(0, "small")) as server:
+        client = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        client.sendall(b"GET / HTTP/1.1\r\n")  # the server is reading the request when …
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()  # … the client resets the connection
+        assert handled.wait(5)
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_the_log_is_bounded():
