@@ -259,8 +259,8 @@ def _no_terms(
     """Why the corpus gave no term, and what would give some: a class needs a term."""
     if opts.max_df * n_docs < opts.min_df:
         why = (
-            f"with {n_docs} document{'s' * (n_docs != 1)} no word can be in at least "
-            f"{opts.min_df} (--min-df) and at most {opts.max_df:g} of them (--max-df)"
+            f"with {n_docs} document{'s' * (n_docs != 1)} no word can be in {opts.min_df} or "
+            f"more (--min-df) and in at most {opts.max_df:.0%} of them (--max-df {opts.max_df:g})"
         )
     elif selection.candidates:
         why = f"of {selection.candidates} candidate words: {selection.left_out_text()}"

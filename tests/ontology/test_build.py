@@ -334,7 +334,7 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], BuildOptions, type
             [str(two), *out],
             BuildOptions(**opts),
             TermsError,
-            "two: no term to build classes from: with 2 documents no word can be in at least 2",
+            "two: no term to build classes from: with 2 documents no word can be in 2 or more",
         ),
         "documents all alike": (
             [str(alike), *out],
