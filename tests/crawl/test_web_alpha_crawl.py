@@ -29,6 +29,9 @@ from tests.crawl.crawls import judged_crawl
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 PAGES, PROBE = 300, 100
+# Each builds an ontology from a corpus: how jieba cuts it must not depend on the labels
+# earlier tests in this process added (the corpora's α then judged well in one order).
+pytestmark = pytest.mark.usefixtures("jieba_words")
 
 
 def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_names(
