@@ -34,7 +34,7 @@ class Records:
         self.rows.append(cells)
 
     def table(self) -> Table:
-        table = Table(title=self.title, caption=self.caption, caption_justify="left")
+        table = Table(title=self.title)
         for name in self.columns:
             justify = "right" if name in self.numeric else "left"
             table.add_column(name, justify=justify, no_wrap=True)
@@ -70,6 +70,8 @@ class Records:
         natural = console.measure(table, options=options.update_width(1_000_000)).maximum
         if natural <= options.max_width:
             yield table
+            if self.caption:  # under the table, not inside it: a narrow table would fold it
+                yield Text(self.caption, overflow="fold")
         else:
             yield self.blocks()
 

@@ -22,7 +22,8 @@ def result_table(result: QueryResult, title: str | None = None) -> Records:
     numbers = frozenset(
         c for i, c in enumerate(columns) if i not in times and all(_is_number(r[i]) for r in rows)
     )
-    table = Records(columns, title=title, caption=f"{len(rows)} rows", numeric=numbers)
+    caption = f"{len(rows)} row{'s' * (len(rows) != 1)}"
+    table = Records(columns, title=title, caption=caption, numeric=numbers)
     for cells in readable_rows(result, times):
         table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
     return table

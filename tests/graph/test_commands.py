@@ -69,7 +69,7 @@ def test_saved_query_as_csv(env) -> None:
 def test_saved_query_table_is_titled_and_shows_times_as_people_read_them(env) -> None:
     result = runner.invoke(app, ["query", "--saved", "crawl_summary"])
     assert result.exit_code == 0, result.output
-    assert "crawl_summary" in result.output and "1 rows" in result.output
+    assert "crawl_summary" in result.output and "1 row\n" in result.output
     assert iso_time(CRAWL.started_at) in result.output  # 2023-11-14T…, not 1700000000000
     assert str(CRAWL.started_at) not in result.output
     as_json = runner.invoke(app, ["query", "--saved", "crawl_summary", "--json"]).output
