@@ -41,6 +41,12 @@ def test_query_prints_a_table(env) -> None:
     assert "http://x/never-fetched" in result.output and "4 rows" in result.output
 
 
+def test_a_narrow_result_keeps_its_row_count_on_one_line(env) -> None:
+    result = runner.invoke(app, ["query", "UNWIND range(1, 3) AS n RETURN n"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "3 rows"  # not folded to the table's width
+
+
 def test_query_param_and_json(env) -> None:
     result = runner.invoke(app, ["query", "RETURN $x + 1 AS y, $s AS s", "-p", "x=41", "--param",
                                  "s=旅游", "--json"])  # fmt: skip
