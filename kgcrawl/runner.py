@@ -82,7 +82,8 @@ def _resolve_list(process: subprocess.Popen, errors: IO[str]) -> list[str]:
             return [found.group(1)]
     code = process.wait(5)
     errors.seek(0)
-    said = "".join(errors.read().strip().splitlines()[-1:]).removeprefix("error: ")
+    lines = errors.read().strip().splitlines()
+    said = lines[-1].removeprefix("error: ") if lines else "it said nothing"
     raise SandboxStartError(f"the sandbox server exited (code {code}): {said}")
 
 
@@ -114,10 +115,6 @@ def check_request(request: CrawlRequest, new_run: bool, new_archive: bool) -> No
     from kgcrawl.crawl.addresses import parse_resolve
     from kgcrawl.crawl.state import StateError, check_run_id, state_path
 
-    if request.sandbox:
-        from kgcrawl.sandbox.world import check_world
-
-        check_world(request.sandbox_size, request.sandbox_profile)
     for mapping, entry in zip(parse_resolve(request.resolve), request.resolve, strict=True):
         if not 1 <= mapping.port <= 65535:
             raise RequestError(f"--resolve {entry}: port {mapping.port} is not in 1-65535")
