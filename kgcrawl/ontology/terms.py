@@ -171,14 +171,14 @@ def select_terms(
     nested = {
         t
         for (t, longer), n in stats.inside.items()
-        if longer in window and n >= NESTED * stats.count[t]
+        if t in window and longer in window and n >= NESTED * stats.count[t]
     }
     candidates = [t for t in window if t not in nested and _names_a_thing(stats, t)]
     score = {
         t: termhood(df[t], stats.count[t], stats.tokens, general_frequency(t)) for t in candidates
     }
     ranked = sorted((t for t in candidates if score[t] > 0), key=lambda t: (-score[t], -df[t], t))
-    left_out["nested"] = len(nested & window)
+    left_out["nested"] = len(nested)
     left_out["no noun"] = len(window) - left_out["nested"] - len(candidates)
     left_out["general"] = len(candidates) - len(ranked)
     chosen = kept_pins + ranked[: max(0, max_terms - len(kept_pins))]
