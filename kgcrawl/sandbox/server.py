@@ -188,6 +188,7 @@ class SandboxServer:
         self._lock = threading.Lock()
         self._settled = threading.Condition()
         self._in_flight: Counter[str] = Counter()
+        self._cleared = float("-inf")  # requests that started before it are forgotten
         self._httpd = _HTTPServer(("127.0.0.1", port), self)
         self._thread: threading.Thread | None = None
 
@@ -236,7 +237,8 @@ class SandboxServer:
 
     def record(self, access: Access) -> None:
         with self._settled:
-            self._log.append(access)
+            if access.start >= self._cleared:
+                self._log.append(access)
             self._in_flight[access.host] -= 1
             self._settled.notify_all()
 
@@ -244,19 +246,22 @@ class SandboxServer:
         """Requests so far (the last `log_size`), oldest first, optionally of one host.
 
         Waits up to `settle` seconds for requests in flight (of that host) to be logged: a
-        client may hold its response a moment before the server thread records it.
+        client may hold its response a moment before the server thread records it. A thread
+        records its request after the response has gone, so one that started later may be
+        recorded first: the log is read in order of start.
         """
 
         with self._settled:
             self._settled.wait_for(lambda: self._idle(host), timeout=settle)
-            entries = list(self._log)
+            entries = sorted(self._log, key=lambda access: access.start)
         return [a for a in entries if host is None or a.host == host]
 
-    def clear_log(self, settle: float = 1.0) -> None:
-        """Forget the requests so far, once those in flight (up to `settle` s) are logged."""
+    def clear_log(self) -> None:
+        """Forget the requests so far, those still in flight too (a page that hangs is
+        recorded when it ends, seconds after it started)."""
         with self._settled:
-            self._settled.wait_for(lambda: self._idle(None), timeout=settle)
             self._log.clear()
+            self._cleared = time.monotonic()
 
     def _idle(self, host: str | None) -> bool:
         counts = self._in_flight

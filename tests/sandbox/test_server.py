@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kgcrawl.sandbox.hazards import Hazard
-from kgcrawl.sandbox.server import SandboxServer, _HTTPServer
+from kgcrawl.sandbox.server import Access, SandboxServer, _HTTPServer
 from kgcrawl.sandbox.world import World
 
 
@@ -67,6 +67,24 @@ def test_the_access_log_records_every_request(sandbox):
     assert all(before <= a.start <= a.end <= time.monotonic() for a in log)
     assert log[0].bytes > 1000
     assert len(sandbox.access_log()) == 3
+
+
+def test_the_log_reads_oldest_first_though_a_later_request_was_recorded_first():
+    server = SandboxServer(World(0, "small"))  # two handler threads, the later one quicker
+    for _ in range(2):
+        server.begin("h.test")
+    server.record(Access("h.test", "/second", 2.0, 2.1, 200, 10))
+    server.record(Access("h.test", "/first", 1.0, 2.2, 200, 10))
+    assert [a.path for a in server.access_log("h.test", settle=0)] == ["/first", "/second"]
+
+
+def test_a_request_in_flight_when_the_log_is_cleared_is_forgotten_when_it_ends():
+    server = SandboxServer(World(0, "small"))
+    server.begin("h.test")  # a page that hangs, asked for before the clear …
+    server.clear_log()
+    start = time.monotonic()
+    server.record(Access("h.test", "/live", start - 3.0, start + 0.1, 200, 10))  # … ends after
+    assert server.access_log(settle=0) == []
 
 
 def test_a_client_that_resets_its_connection_leaves_no_traceback(capfd, monkeypatch):
