@@ -143,11 +143,16 @@ def entry(key: str, strategy: str | None = None, suffix: str = ".json") -> Path:
     return cache_dir() / f"{key}{'.' + strategy if strategy else ''}{suffix}"
 
 
+def default_positives(pipelines: Path, domain: str) -> Path:
+    """The on-topic documents of a pipeline in the folder `pipelines` that names none."""
+    return pipelines.parent / "corpus" / domain
+
+
 def corpus_folders(settings: Settings) -> tuple[Path, Path]:
     """(on-topic, off-topic) folders: the settings', else corpus/<domain> and corpus/background."""
     cal = settings.calibration
     here = settings.source.parent if settings.source else Path.cwd()
-    positives = here / cal.positives if cal.positives else here.parent / "corpus" / settings.domain
+    positives = here / cal.positives if cal.positives else default_positives(here, settings.domain)
     negatives = here / cal.negatives if cal.negatives else CHECKOUT / "corpus" / "background"
     for what, key, folder in (
         ("on-topic", "calibration.positives", positives),

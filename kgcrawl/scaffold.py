@@ -4,7 +4,8 @@ A new domain needs four things — an ontology, its topic concept, seed URLs and
 a language — and everything else has a sensible default. The file written
 names those four, leaves α and β to calibration ("auto"), shows the settings
 people change most with a comment each, and is loaded once before it is kept,
-so a file `init` writes always passes `kgcrawl pipeline check`.
+so a file `init` writes always passes `kgcrawl pipeline check`: `init` refuses
+without the on-topic documents that α's calibration needs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from kgcrawl.calibrate import default_positives
 from kgcrawl.config import SettingsError, load_settings
 from kgcrawl.suggest import did_you_mean
 
@@ -87,6 +89,11 @@ def init_pipeline(new: NewPipeline) -> Path:
     topic = topic_label(new.ontology, new.language, new.topic)
     if new.corpus is not None and not new.corpus.is_dir():
         raise SettingsError(f"--corpus {new.corpus}: no such folder")
+    if new.corpus is None and not (default := default_positives(new.folder, new.name)).is_dir():
+        raise SettingsError(
+            f"--corpus: no on-topic documents to calibrate α on ({default} is not a folder): "
+            "give --corpus, the documents the ontology was built from"
+        )
     ontology, corpus = (
         Path(os.path.relpath(p.resolve(), new.folder.resolve())).as_posix() if p else ""
         for p in (new.ontology, new.corpus)

@@ -105,6 +105,13 @@ def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatc
     seeds.write_text("http://a.example/\n# a comment\n\nhttps://b.example/x  # why\n", "utf-8")
     args = ["pipeline", "init", "museums", "--ontology", str(root / "ontologies/tourism.owl"),
             "--seeds", str(seeds), "--seeds", "http://c.example/", "--language", "zh"]  # fmt: skip
+    refused = runner.invoke(app, args)  # no corpus/museums to calibrate α on, no --corpus
+    assert refused.exit_code != 0 and not (tmp_path / "pipelines" / "museums.toml").exists()
+    assert str(refused.exception).startswith("--corpus: ")
+    assert "(corpus/museums is not a folder)" in str(refused.exception)
+    corpus = tmp_path / "corpus" / "museums"
+    corpus.mkdir(parents=True)
+    (corpus / "a.txt").write_text("博物馆免费开放。", "utf-8")
     out = runner.invoke(app, args)
     assert out.exit_code == 0, out.output
     path = tmp_path / "pipelines" / "museums.toml"
@@ -117,6 +124,11 @@ def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatc
     assert settings.ontology == (root / "ontologies/tourism.owl").resolve()
     check = runner.invoke(app, ["pipeline", "check", "museums"])
     assert check.exit_code == 0, check.output
+    (corpus / "a.txt").rename(tmp_path / "a.txt")
+    corpus.rmdir()  # the first crawl could not calibrate α: the check says so
+    check = runner.invoke(app, ["pipeline", "check", "museums"])
+    assert check.exit_code != 0 and "corpus/museums is not a folder" in str(check.exception)
+    assert not any(line.startswith("ok ") for line in check.output.splitlines())
     again = runner.invoke(app, args)
     assert again.exit_code != 0 and path.read_text(encoding="utf-8") == text  # not overwritten
     wrong = runner.invoke(app, [*args[:2], "other", *args[3:], "--topic", "hotell"])

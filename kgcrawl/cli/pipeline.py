@@ -16,8 +16,8 @@ def pipeline_check(
     set_: SetOption = None,
 ) -> None:
     """Validate a pipeline and print every resolved setting with where it came from."""
-    from kgcrawl.calibrate import resolve_thresholds
-    from kgcrawl.config import load_settings, parse_overrides
+    from kgcrawl.calibrate import corpus_folders, resolve_thresholds
+    from kgcrawl.config import AUTO, load_settings, parse_overrides
     from kgcrawl.fit import folding_table
 
     settings = load_settings(domain_or_file, parse_overrides(set_ or []))
@@ -28,6 +28,8 @@ def pipeline_check(
         origin = settings.origins.get(key, "default").replace(source, "pipeline file")
         table.add_row(key, str(value), origin)
     console.print(table)
+    if settings.relevance.alpha == AUTO:  # not calibrated yet: the first crawl will, on these
+        corpus_folders(settings)
     console.print(f"[green]ok[/green] {settings.source}", soft_wrap=True)
 
 

@@ -45,6 +45,7 @@ RETRY_BACKOFF = 0.25  # seconds, doubled per retry
 RETRIED = ("timeout", "reset", "no response")  # transient failures worth another attempt
 STALE = ("reset", "no response")  # how a pooled connection the server had closed fails
 STOPPED = "stopped"  # the crawl was asked to stop during the fetch: not an outcome
+REFUSED = "refused address"  # a private or loopback address that no --resolve maps
 HTTP_VERSIONS = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTTP/2"}  # urllib3's numbers
 
 log = logging.getLogger("kgcrawl.crawl")
@@ -251,7 +252,7 @@ class Fetcher:
         try:
             return Pin(checked_address(host, port), port, parts.scheme)
         except RefusedAddress:
-            raise _Failure("refused address") from None
+            raise _Failure(REFUSED) from None
         except (OSError, UnicodeError):
             raise _Failure("dns") from None
 

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
 from kgcrawl.crawl.engine import CrawlResult, Progress
+from kgcrawl.crawl.fetch import REFUSED
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
@@ -110,6 +111,13 @@ def failure_line(result: CrawlResult) -> str:
     >>> print(failure_line(result).replace(" (", "\n("))
     9 URLs gave no page: http 404 5, robots 2, not html 1 and 1 other reason
     (`kgcrawl runs show r1`)
+
+    A refused address says how to crawl one (a site on the user's own machine or network):
+
+    >>> result.failures = [(REFUSED, 1)]
+    >>> print(failure_line(result).replace("; ", "\n"))
+    1 URL gave no page: refused address 1 (`kgcrawl runs show r1`)
+    private and loopback addresses are refused unless `--resolve HOST=ADDR:PORT` maps them
     """
     if not result.failures:
         return ""
@@ -119,7 +127,11 @@ def failure_line(result: CrawlResult) -> str:
     if more > 0:
         shown += f" and {more} other reason" + ("s" if more > 1 else "")
     urls = "URL" if total == 1 else "URLs"
-    return f"{total} {urls} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
+    line = f"{total} {urls} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
+    if any(reason == REFUSED for reason, _ in result.failures):
+        line += "; private and loopback addresses are refused unless "
+        line += "`--resolve HOST=ADDR:PORT` maps them"
+    return line
 
 
 def no_relevant_advice(run: str, domain: str, alpha_origin: str) -> str:

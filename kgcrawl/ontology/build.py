@@ -8,6 +8,7 @@ the slow work starts; a lattice past the guard stops the build after the
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -136,12 +137,25 @@ class BuildResult:
         one, else the one that writes a pipeline for it."""
         from kgcrawl.config import SettingsError, resolve_pipeline
 
-        owl = next(path for path in self.files if path.suffix == ".owl")
+        owl = shlex.quote(str(next(path for path in self.files if path.suffix == ".owl")))
         try:
             resolve_pipeline(self.domain)
         except SettingsError:
-            return f"kgcrawl pipeline init {self.domain} --ontology {owl} --seeds URL"
+            init = f"kgcrawl pipeline init {self.domain} --ontology {owl}"
+            return f"{init}{self._init_options()} --seeds URL"
         return f"kgcrawl crawl {self.domain} --ontology {owl}"
+
+    def _init_options(self) -> str:
+        """What `pipeline init` must be told that its defaults would get wrong: the pages'
+        language when most documents are Chinese, and the corpus, which calibrates α,
+        when it is not corpus/DOMAIN (else the first crawl stops for want of one)."""
+        corpus = self.corpus
+        options = ""
+        if 2 * sum(doc.lang == "zh" for doc in corpus.documents) > len(corpus):
+            options += " --language zh"
+        if corpus.root.resolve() != (Path("corpus") / self.domain).resolve():
+            options += f" --corpus {shlex.quote(str(corpus.root))}"
+        return options
 
 
 def build_ontology(

@@ -12,6 +12,7 @@ import rdflib
 from rdflib.namespace import OWL, RDF, RDFS
 from typer.testing import CliRunner
 
+import kgcrawl
 from kgcrawl.cli import app, main
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.build import BuildOptions, build_ontology
@@ -248,7 +249,27 @@ def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
     assert len(skipped) == 1 and skipped[0].startswith("skipped broken.txt: unreadable")
     assert (tmp_path / "o" / "tour.fca.owl").is_file()
     owl = tmp_path / "o" / "tour.fca.owl"
-    assert f"\nnext: kgcrawl pipeline init tour --ontology {owl} --seeds URL\n" in result.output
+    init = f"kgcrawl pipeline init tour --ontology {owl} --language zh --corpus {corpus}"
+    assert f"\nnext: {init} --seeds URL\n" in result.output  # mostly Chinese, not corpus/tour
+
+
+def test_the_next_step_as_printed_writes_a_pipeline_that_passes_its_check(
+    tmp_path, monkeypatch
+) -> None:
+    """The hint names what `pipeline init` would get wrong (the corpus α is calibrated on,
+    the pages' language), so that the file it writes can crawl."""
+    monkeypatch.chdir(tmp_path)
+    _corpus(tmp_path / "notes")
+    out = runner.invoke(app, ["build-ontology", "notes", "--domain", "tour",
+                              *[arg for pin in PINS for arg in ("--term", pin)]])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    hint = out.output.rsplit("next: ", 1)[1].split()
+    assert hint[:3] == ["kgcrawl", "pipeline", "init"] and hint[-2:] == ["--seeds", "URL"]
+    made = runner.invoke(app, [*hint[1:-1], "http://a.example/"])
+    assert made.exit_code == 0, made.output
+    settings = kgcrawl.load_settings("tour")
+    assert settings.language == "zh" and settings.calibration.positives == "../notes"
+    assert runner.invoke(app, ["pipeline", "check", "tour"]).exit_code == 0
 
 
 def test_the_next_step_crawls_a_domain_that_has_a_pipeline(tmp_path) -> None:
