@@ -148,11 +148,19 @@ def default_positives(pipelines: Path, domain: str) -> Path:
     return pipelines.parent / "corpus" / domain
 
 
+def positives_folder(settings: Settings) -> Path:
+    """The domain's on-topic documents (the corpus its ontology comes from, which calibrates
+    α and which the refresh learns beside): `calibration.positives`, else corpus/<domain>."""
+    here = settings.source.parent if settings.source else Path.cwd()
+    positives = settings.calibration.positives
+    return here / positives if positives else default_positives(here, settings.domain)
+
+
 def corpus_folders(settings: Settings) -> tuple[Path, Path]:
     """(on-topic, off-topic) folders: the settings', else corpus/<domain> and corpus/background."""
     cal = settings.calibration
     here = settings.source.parent if settings.source else Path.cwd()
-    positives = here / cal.positives if cal.positives else default_positives(here, settings.domain)
+    positives = positives_folder(settings)
     negatives = here / cal.negatives if cal.negatives else CHECKOUT / "corpus" / "background"
     for what, key, folder in (
         ("on-topic", "calibration.positives", positives),

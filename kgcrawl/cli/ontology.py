@@ -147,7 +147,11 @@ def refresh_ontology(
         bool, typer.Option("--dry-run", help="Report the new terms; write nothing.")
     ] = False,
     corpus: Annotated[
-        Path | None, typer.Option(help="Corpus folder (default: corpus/<domain>).")
+        Path | None,
+        typer.Option(
+            help="Corpus folder (default: the pipeline's calibration.positives, else "
+            "corpus/<domain>)."
+        ),
     ] = None,
     max_new: Annotated[int, typer.Option(help="Most new terms to add.")] = 20,
     significance: Annotated[

@@ -86,7 +86,7 @@ class RefreshOptions:
     run: str | None = None  # read the pages of this run's state instead of the graph,
     # and refine the ontology the run crawled with
     dry_run: bool = False
-    corpus: Path | None = None  # default: corpus/<domain> beside the pipelines folder
+    corpus: Path | None = None  # default: calibration.positives, else corpus/<domain>
     overrides: tuple[str, ...] = ()  # --set section.key=value
     min_pages: int = 2
     min_share: float = 0.05
@@ -443,11 +443,13 @@ def _label_owners(onto: Ontology) -> dict[str, str]:
 
 
 def _corpus_documents(settings: Settings, corpus: Path | None) -> list[tuple[str, str]]:
-    """(id, text) of the domain's corpus; none when the default folder does not exist."""
+    """(id, text) of the domain's corpus (`calibrate.positives_folder` unless `corpus`
+    names one); none when the pipeline's folder does not exist."""
+    from kgcrawl.calibrate import positives_folder
     from kgcrawl.text.corpus import read_corpus
 
     if corpus is None:
-        corpus = settings.source.parent.parent / "corpus" / settings.domain
+        corpus = positives_folder(settings)
         if not corpus.is_dir():
             return []
     return [(doc.id, doc.text) for doc in read_corpus(corpus).documents]

@@ -165,6 +165,18 @@ def test_a_term_seen_with_a_concept_goes_under_it(world) -> None:
     assert again.files[0].name == "tiny.v3.owl" and next_version(onto_dir, "tiny") == 4
 
 
+def test_the_corpus_is_the_one_the_pipeline_names(world) -> None:
+    """A pipeline written for a corpus outside corpus/<domain> (`pipeline init --corpus`)
+    refreshes beside that corpus: 导游 is placed as beside corpus/tiny."""
+    (world / "corpus" / "tiny").rename(world / "notes")
+    toml = world / "pipelines" / "tiny.toml"
+    toml.write_text(toml.read_text("utf-8") + 'positives = "../notes"\n', "utf-8")
+    make_run("r1", world / "ontologies" / "tiny.owl")
+    result = refresh_ontology(str(toml), untested(run="r1", dry_run=True))
+    assert result.corpus_documents == 3
+    assert [(t.term, t.parent) for t in result.added][1] == ("导游", NS + "Tourism")
+
+
 def test_only_terms_that_split_the_pages_beyond_chance_are_added(world) -> None:
     """20 relevant and 20 irrelevant pages: 缆车 (cable car) is in every relevant page and
     no other, p = 1/C(40, 20) ≈ 7e-12; 网剧 (web drama) is in 8 relevant and 4 irrelevant
