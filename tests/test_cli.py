@@ -80,6 +80,19 @@ def test_ontology_show_tree_and_json(owl_file) -> None:
     assert by_label["暴雨灾害"]["weight"] == 1.0
 
 
+def test_an_english_only_ontology_shows_each_label_once(tmp_path) -> None:
+    """Its concepts have no Chinese label to show the English one beside (`ontology show`)
+    or under (`ontology weights`): each row was the label twice."""
+    concepts = [Concept(NS + "C", {"en": "coffee"}),
+                Concept(NS + "E", {"en": "espresso"}, parent=NS + "C", edge=Edge.IS_A)]  # fmt: skip
+    path = tmp_path / "coffee.owl"
+    write_ontology(Ontology(NS, {c.iri: c for c in concepts}), path)
+    tree = runner.invoke(app, ["ontology", "show", str(path)]).output
+    assert re.search(r"── espresso +is-a d=1", tree)
+    table = runner.invoke(app, ["ontology", "weights", str(path)]).output
+    assert table.count("espresso") == 1 and table.count("coffee") == 2  # and in the title
+
+
 def test_ontology_weights_csv(owl_file) -> None:
     result = runner.invoke(app, ["ontology", "weights", str(owl_file), "--csv"])
     assert result.exit_code == 0, result.output

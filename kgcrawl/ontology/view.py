@@ -27,6 +27,13 @@ def _row(model: TopicModel, iri: str) -> dict[str, Any]:
     }
 
 
+def _labels(row: dict[str, Any], between: str) -> str:
+    """The label, and the English one after `between` unless it is the label (an
+    English-only ontology's concepts have no other); markup."""
+    english = row["label_en"] if row["label_en"] != row["label"] else ""
+    return escape(row["label"]) + (f"{between}[dim]{escape(english)}[/dim]" if english else "")
+
+
 def ontology_json(model: TopicModel) -> dict[str, Any]:
     onto = model.ontology
     return {
@@ -51,7 +58,7 @@ def ontology_tree(model: TopicModel) -> Tree:
             continue
         row = _row(model, iri)
         text = (
-            f"{row['label']} [dim]{row['label_en']}[/dim]  "
+            f"{_labels(row, ' ')}  "
             f"[cyan]{row['edge']}[/cyan] d={row['depth']} w={row['weight']:.4f}"
         )
         nodes[iri] = nodes[onto.concepts[iri].parent].add(text)
@@ -69,9 +76,7 @@ def weights_table(model: TopicModel) -> Table:
     for iri in model.ontology.concepts:
         row = _row(model, iri)
         f = model.factors[iri]
-        label = escape(row["label"]) + (
-            f"\n[dim]{escape(row['label_en'])}[/dim]" if row["label_en"] else ""
-        )
+        label = _labels(row, "\n")
         table.add_row(
             label,
             str(row["depth"]),
