@@ -2,9 +2,9 @@
 
 A corpus is a folder (searched recursively, in sorted order so runs repeat) of
 `.txt`, `.md`, `.html`/`.htm` (main text via trafilatura) and `.jsonl` files
-(`{"id": ..., "text": ...}` per line). Text is UTF-8, else GB18030 when it
-reads as Chinese, else whatever charset_normalizer finds (Windows-1252 and
-the other legacy code pages of old English files). Old HTML still yields its
+(`{"id": ..., "text": ...}` per line). Text is UTF-8 (or UTF-16/32 with a byte-order
+mark), else GB18030 when it reads as Chinese, else whatever charset_normalizer finds
+(Windows-1252 and the other legacy code pages of old English files). Old HTML still yields its
 text: a comment closed by `>` alone (`<!-- x >`, which Netscape-era browsers
 ended there) would hide the rest of the page from a modern parser, so it is
 closed where the old browsers closed it, and a page trafilatura finds no main
@@ -16,6 +16,7 @@ error, because nothing downstream can work from it.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Callable
@@ -118,13 +119,27 @@ def _file_text(name: str, suffix: str, raw: bytes, corpus: Corpus) -> str | None
 
 
 UNDECODABLE = "undecodable (binary, or no text encoding fits)"
+# UTF-32's little-endian BOM begins with UTF-16's: it is looked for first.
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 _COMMENT_OPEN = re.compile(rb"<!--")
 
 
 def decode(raw: bytes) -> str | None:
-    """UTF-8 (BOM allowed), else the legacy code page `text.charsets` finds (Chinese GB18030
-    only when it reads as Chinese); None for binary data (NUL bytes) or when nothing fits.
+    """UTF-16 or UTF-32 with a BOM (what Windows Notepad saves as "Unicode"), UTF-8 (BOM
+    allowed), else the legacy code page `text.charsets` finds (Chinese GB18030 only when
+    it reads as Chinese); None for binary data (NUL bytes) or when nothing fits.
     """
+    for bom, codec in _WIDE_BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(codec)
+            except UnicodeDecodeError:
+                return None
     if b"\x00" in raw:
         return None
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 
@@ -145,6 +146,10 @@ def test_folder_of_bad_files_is_an_error(tmp_path) -> None:
     ("raw", "text"),
     [
         ("\ufeff暴雨".encode(), "暴雨"),
+        ("暴雨 rain".encode("utf-16"), "暴雨 rain"),  # Notepad's "Unicode": UTF-16 LE, a BOM
+        ("\ufeff暴雨".encode("utf-16-be"), "暴雨"),
+        ("暴雨".encode("utf-32"), "暴雨"),
+        (codecs.BOM_UTF16_LE + b"\x00\xd8", None),  # half a surrogate pair
         ("暴雨".encode("gb18030"), "暴雨"),
         (b"plain", "plain"),
         (b"a\x00b", None),
