@@ -72,6 +72,9 @@ def test_crawl_summary_runs_list_and_show_keep_ids_and_numbers_whole(home) -> No
     assert re.search(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", listing)
     assert re.search(r"started_at\s+│\s+\d{4}-\d\d-\d\dT", details)
     assert re.search(r"failed: http 404\s+│\s+1 ", details)
+    # each setting the run did not take from the pipeline says where it came from
+    assert re.search(r"\bα\s+│\s+0\.5 \(command line\)", details)
+    assert re.search(r"fetch\.delay\s+│\s+0(\.0)? \(command line\)", details)
     wide = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     wide.print(crawl_summary(home))
     assert "┃ run" in wide.export_text()  # a table where it fits

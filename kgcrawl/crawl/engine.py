@@ -131,6 +131,11 @@ def start_run(
     run so that its replay recalibrates on the web exactly as the crawl did.
     """
     run_id = run_id or new_run_id(settings.domain, settings.crawl.strategy)
+    changed = {  # settings not from the defaults or the pipeline file, and where they came from
+        k: origin
+        for k, origin in settings.origins.items()
+        if origin not in ("default", str(settings.source))
+    }
     return RunState.create(
         run_id,
         {
@@ -139,11 +144,8 @@ def start_run(
             "pipeline": str(settings.source),
             "settings": {k: _jsonable(v) for k, v in settings.flat().items()},
             "ontologies": as_meta([version_of(settings.ontology, 1)]),
-            "overrides": {
-                k: _jsonable(v)
-                for k, v in settings.flat().items()
-                if settings.origins.get(k) not in ("default", str(settings.source))
-            },
+            "overrides": {k: _jsonable(v) for k, v in settings.flat().items() if k in changed},
+            "origins": changed,
             "resolve": list(resolve),
             "warc": str(warc) if warc else None,
             "sandbox": sandbox,

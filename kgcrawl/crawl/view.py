@@ -206,6 +206,15 @@ def runs_table() -> Records:
     return table
 
 
+def _from(value: object, origin: str | None) -> str:
+    """A setting's value and where it came from (the command line, calibration, …).
+
+    >>> _from(0.4, "calibrated, cached in /c/3c93.json"), _from(0, None)
+    ('0.4 (calibrated, cached in /c/3c93.json)', '0')
+    """
+    return f"{value} ({origin})" if origin else str(value)
+
+
 def _run_lines(row) -> Text:
     """A run in `runs list` on a narrow terminal: its id whole, then the rest, folded."""
     run_id, domain, strategy, started, pages, relevant, ended = row
@@ -233,12 +242,16 @@ def run_details(run_id: str) -> Table:
         table.add_row("explored (nothing relevant)", f"{meta['explored']} most-linked links"
                       + (f", until page {ended}" if ended else ""))  # fmt: skip
     table.add_row("ended", ended_text(meta))
-    table.add_row("α", str(meta.get("settings", {}).get("relevance.alpha")))
+    origins = meta.get("origins", {})  # runs before it was kept: none
+    table.add_row("α", _from(meta.get("settings", {}).get("relevance.alpha"),
+                             origins.get("relevance.alpha")))  # fmt: skip
     web = meta.get("web_alpha")
     if web:
         table.add_row("α recalibrated on the web", recalibrated(web))
     for key, value in sorted(meta.get("overrides", {}).items()):
-        table.add_row(f"set {key}", str(value))
+        if key not in ("domain", "relevance.alpha"):  # in the rows above
+            table.add_row(f"set {key}" if key not in origins else key,
+                          _from(value, origins.get(key)))  # fmt: skip
     for version in meta.get("ontologies", []):
         table.add_row(f"ontology from outcome {version['first']}", version["path"])
     for reason, count in state.failure_counts()[:SHOWN_REASONS]:
