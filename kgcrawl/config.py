@@ -269,8 +269,11 @@ def load_settings(
     """Read, layer and validate a pipeline; raise SettingsError naming key and file."""
     path = resolve_pipeline(name_or_path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        # the BOM that Windows Notepad writes before UTF-8 is no TOML, but it is no error
+        raw = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not UTF-8 text; a pipeline is TOML, saved as UTF-8") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{path}: cannot read the pipeline ({exc})") from None
 
     values: dict[str, Any] = {}

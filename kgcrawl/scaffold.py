@@ -42,7 +42,13 @@ def read_seeds(items: Sequence[str]) -> list[str]:
     urls: list[str] = []
     for item in items:
         if Path(item).is_file():
-            lines = Path(item).read_text(encoding="utf-8").splitlines()
+            try:
+                lines = Path(item).read_bytes().decode("utf-8-sig").splitlines()  # BOM or not
+            except (OSError, UnicodeDecodeError) as exc:
+                why = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc.strerror
+                raise SettingsError(
+                    f"--seeds {item}: cannot read the file of URLs ({why})"
+                ) from None
             urls += [line.split("#", 1)[0].strip() for line in lines]
         else:
             urls.append(item.strip())

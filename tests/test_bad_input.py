@@ -212,6 +212,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("command unknown", ["crawll"], "crawll"),
     ]
     labelled = ["calibrate", "tourism", "--truth", LABELS, "--run", GOOD_RUN]
+    init = ["pipeline", "init", "x", "--ontology", "{files}/garbage.owl"]  # seeds read first
     others = [
         ("calibrate domain", ["calibrate", "tourismm"], "tourismm"),
         ("calibrate precision", ["calibrate", "tourism", "--precision", "2"], "precision"),
@@ -236,6 +237,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("truth size", ["sandbox", "truth", "http://x.cn/", "--size", "huge"], "huge"),
         ("serve port", ["sandbox", "serve", "--port", "99999"], "--port"),
         ("init no ontology", ["pipeline", "init", "x"], "--ontology"),
+        ("init seeds binary", [*init, "--seeds", "{files}/binary.toml"], "binary.toml"),
     ]
     return cases + files + crawls + runs + queries + others
 

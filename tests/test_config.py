@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,18 @@ def test_bad_setting_names_key_and_file(tmp_path, ontology_file, capsys, old, ne
 def test_missing_ontology_file(tmp_path, ontology_file) -> None:
     path = write_pipeline(tmp_path, tmp_path / "nowhere.owl")
     with pytest.raises(SettingsError, match=r"mini\.toml.*'ontology'.*nowhere\.owl"):
+        load_settings(str(path))
+
+
+def test_a_pipeline_saved_by_windows_notepad_loads(tmp_path, ontology_file) -> None:
+    """UTF-8 with a BOM and CRLF line ends loads; UTF-16 ("Unicode") says what to do."""
+    path = write_pipeline(tmp_path, ontology_file)
+    text = path.read_text("utf-8")
+    path.write_bytes(codecs.BOM_UTF8 + text.replace("\n", "\r\n").encode())
+    settings = load_settings(str(path))
+    assert settings.topic == "旅游" and settings.crawl.max_pages == 100
+    path.write_bytes(text.encode("utf-16"))
+    with pytest.raises(SettingsError, match=r"mini\.toml: not UTF-8 text; .* saved as UTF-8$"):
         load_settings(str(path))
 
 

@@ -102,7 +102,8 @@ def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatc
     root = Path(__file__).resolve().parents[1]
     monkeypatch.chdir(tmp_path)
     seeds = tmp_path / "seeds.txt"
-    seeds.write_text("http://a.example/\n# a comment\n\nhttps://b.example/x  # why\n", "utf-8")
+    seeds.write_text("http://a.example/\r\n# a comment\r\n\r\nhttps://b.example/x  # why\r\n",
+                     "utf-8-sig")  # as Windows Notepad saves it: a BOM, CRLF  # fmt: skip
     args = ["pipeline", "init", "museums", "--ontology", str(root / "ontologies/tourism.owl"),
             "--seeds", str(seeds), "--seeds", "http://c.example/", "--language", "zh"]  # fmt: skip
     refused = runner.invoke(app, args)  # no corpus/museums to calibrate α on, no --corpus

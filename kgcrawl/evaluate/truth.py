@@ -54,7 +54,7 @@ class ManifestJudge(Judge):
 def read_truth(path: Path) -> ManifestJudge:
     """The judge of a truth file; EvaluationError naming the file and line when it is bad."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # an editor's BOM is no label
     except FileNotFoundError:
         raise EvaluationError(f"{path}: no such truth file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -230,7 +230,8 @@ def test_a_bad_truth_file_stops_the_evaluation_before_any_crawl(tmp_path, monkey
 def test_lines_not_labelled_yet_are_skipped_and_counted(tmp_path) -> None:
     path = tmp_path / "sheet.jsonl"
     path.write_text('{"url": "http://a.test/", "relevant": true, "title": "A"}\n'
-                    '{"url": "http://b.test/", "relevant": null}\n', encoding="utf-8")  # fmt: skip
+                    '{"url": "http://b.test/", "relevant": null}\n',
+                    encoding="utf-8-sig")  # labelled in an editor that writes a BOM  # fmt: skip
     judge = read_truth(path)
     assert dict(judge.labels) == {"http://a.test/": True}
     assert judge.label(judge.page("http://b.test/")) is None
