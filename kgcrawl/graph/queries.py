@@ -72,7 +72,10 @@ def load_saved(name: str, folder: Path | None = None) -> SavedQuery:
 
 def read_saved(path: Path) -> SavedQuery:
     """Parse the header comments; the Cypher is sent without them."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = path.read_bytes().decode("utf-8-sig").splitlines()  # an editor's BOM too
+    except UnicodeDecodeError:
+        raise GraphError(f"{path}: not UTF-8 text; save the query as UTF-8") from None
     header = [line.strip() for line in lines if line.strip().startswith("//")]
     body = [line for line in lines if not line.strip().startswith("//")]
     params: dict[str, Any] = {}

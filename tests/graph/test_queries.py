@@ -155,6 +155,16 @@ def test_binding_checks_names_and_fills_defaults() -> None:
         load_saved("top_concept")
 
 
+def test_a_query_of_ones_own_saved_with_a_bom_reads_as_written(tmp_path) -> None:
+    path = tmp_path / "mine.cypher"
+    path.write_text("// Mine.\n// @param n = 1  how many\nRETURN $n AS n\n", "utf-8-sig")
+    query = load_saved("mine", tmp_path)
+    assert (query.summary, query.params, query.cypher) == ("Mine.", {"n": 1}, "RETURN $n AS n")
+    path.write_text("// Mine.\nRETURN 1\n", "utf-16")
+    with pytest.raises(GraphError, match=r"mine\.cypher: not UTF-8 text"):
+        load_saved("mine", tmp_path)
+
+
 def _approx(value):
     if isinstance(value, float):
         return pytest.approx(value, **APPROX)
