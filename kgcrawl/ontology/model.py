@@ -76,8 +76,15 @@ class Ontology:
 
     def __post_init__(self) -> None:
         roots = [c.iri for c in self.concepts.values() if c.parent is None]
-        if len(roots) != 1:
-            raise OntologyError(f"expected exactly one root concept, found {len(roots)}")
+        if not roots:
+            raise OntologyError("no root concept: every class has a parent (a cycle?)")
+        if len(roots) > 1:
+            names = ", ".join(self.concepts[iri].label("en") for iri in roots[:3])
+            more = f" and {len(roots) - 3} more" if len(roots) > 3 else ""
+            raise OntologyError(
+                f"expected exactly one root concept, found {len(roots)}: {names}{more}; "
+                "make the others subclasses of one of them (the topic) or of a new class"
+            )
         self.root = roots[0]
         self.children = {iri: [] for iri in self.concepts}
         for concept in self.concepts.values():

@@ -10,8 +10,10 @@ Protégé and HermiT read), reading and Turtle through rdflib.
 
 from __future__ import annotations
 
+import re
 import types
 from pathlib import Path
+from urllib.parse import unquote
 
 from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
 
@@ -50,6 +52,8 @@ def read_ontology(path: str | Path) -> Ontology:
         labels: dict[str, list[str]] = {}
         for literal in graph.objects(cls, RDFS.label):
             labels.setdefault(literal.language or "", []).append(str(literal))
+        if not labels:  # a class Protégé made without a label: named by its IRI alone
+            labels[""] = [name_words(str(cls))]
         alts: dict[str, list[str]] = {}
         for lang, texts in labels.items():
             texts.sort()
@@ -167,6 +171,26 @@ def _append_each(values: list, items: list) -> None:
     calibration cache, which is keyed by the ontology file's SHA-256."""
     for item in items:
         values.append(item)
+
+
+def name_words(iri: str) -> str:
+    """The words of an IRI's local name, the label of a class that has none.
+
+    **Interpretation** (SPEC §3.3 names classes by their labels): a class without
+    `rdfs:label`, common in ontologies made in Protégé, would otherwise name no topic
+    word at all, and pages say "cold brew", not "ColdBrew".
+
+    >>> name_words("http://ex.org/c#ColdBrew"), name_words("http://ex.org/c#URLShortener")
+    ('cold brew', 'url shortener')
+    >>> name_words("http://ex.org/c/cold_brew-bar"), name_words("http://ex.org/t#%E7%BC%86%E8%BD%A6")
+    ('cold brew bar', '缆车')
+    """
+    spaced = _CAMEL_CASE.sub(" ", unquote(_local_name(iri)))
+    return " ".join(spaced.replace("_", " ").replace("-", " ").split()).lower()
+
+
+# where a word of a CamelCase name begins: "Cold|Brew", "URL|Shortener", "Area51|Park"
+_CAMEL_CASE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def _namespace_of(iri: str) -> str:

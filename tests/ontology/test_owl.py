@@ -70,9 +70,32 @@ def test_owl_encodes_edges_as_the_spec_says(tmp_path, tree) -> None:
     assert g.value(restriction, OWL.someValuesFrom) == rdflib.URIRef(NS + "Root")
 
 
-def test_two_roots_are_refused() -> None:
-    with pytest.raises(OntologyError, match="exactly one root"):
+def test_two_roots_are_refused_by_name() -> None:
+    with pytest.raises(OntologyError, match=r"exactly one root concept, found 2: x, y; make"):
         Ontology(NS, {c.iri: c for c in [concept("X"), concept("Y")]})
+    with pytest.raises(OntologyError, match=r"no root concept: every class has a parent"):
+        Ontology(
+            NS, {c.iri: c for c in [concept("X", "Y", Edge.IS_A), concept("Y", "X", Edge.IS_A)]}
+        )
+
+
+PROTEGE = """@prefix : <http://example.org/coffee#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Coffee a owl:Class ; rdfs:label "coffee" ; rdfs:subClassOf owl:Thing .
+:ColdBrew a owl:Class ; rdfs:subClassOf :Coffee .
+:Espresso a owl:Class ; rdfs:subClassOf :Coffee ; rdfs:label "espresso"@en .
+"""
+
+
+def test_a_class_without_a_label_is_named_by_the_words_of_its_iri(tmp_path) -> None:
+    """As Protégé leaves a class unless given a label: it names a topic word still."""
+    path = tmp_path / "coffee.ttl"
+    path.write_text(PROTEGE, encoding="utf-8")
+    onto = read_ontology(path)
+    cold = onto.concepts["http://example.org/coffee#ColdBrew"]
+    assert cold.all_labels() == ("cold brew",) and cold.parent == onto.root
+    assert onto.concepts[onto.root].all_labels() == ("coffee",)
 
 
 def test_missing_parent_is_refused() -> None:
