@@ -5,7 +5,8 @@ class, Induced-By is `rdfs:subClassOf [owl:onProperty kg:inducedBy;
 owl:someValuesFrom Parent]`, Synonym is the annotation `kg:synonymOf Parent`.
 A class with extra is-a parents names its tree parent with `kg:treeParent`, so
 the tree survives a round trip. Writing goes through owlready2 (the RDF/XML that
-Protégé and HermiT read), reading and Turtle through rdflib.
+Protégé and HermiT read), reading and Turtle through rdflib; an OWL/XML file is read
+through owlready2, whatever the file is called (Protégé saves every syntax as `.owl`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from kgcrawl.ontology.model import Concept, Edge, Ontology, OntologyError
 
 KG = "https://w3id.org/kgcrawl#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
+# What an ontology file is called: RDF/XML, Turtle, OWL/XML (read), the functional and
+# Manchester syntaxes (named, so that the reader can say what to do with them).
+SUFFIXES = (".owl", ".rdf", ".xml", ".ttl", ".owx", ".ofn", ".omn")
 # Without kg:treeParent, the one non-is-a edge (there is at most one) is the tree edge.
 _PARENT_PREFERENCE = {Edge.SYNONYM: 0, Edge.INDUCED_BY: 1, Edge.IS_A: 2}
 
@@ -30,12 +34,18 @@ def read_ontology(path: str | Path) -> Ontology:
 
     path = Path(path)
     graph = rdflib.Graph()
-    fmt = "turtle" if path.suffix == ".ttl" else "xml"
     try:
-        graph.parse(path, format=fmt)
+        head = path.read_bytes()[:4096]
+        fmt = _syntax(head, path.suffix)
+        if fmt == "owlxml":
+            graph.parse(data=_owl_xml_as_rdf_xml(path), format="xml")
+        else:
+            graph.parse(path, format=fmt)
     except FileNotFoundError:
         raise OntologyError(f"{path}: no such file") from None
-    except Exception as exc:  # rdflib raises many parser types
+    except OntologyError as exc:
+        raise OntologyError(f"{path}: {exc}") from None
+    except Exception as exc:  # rdflib and owlready2 raise many parser types
         raise OntologyError(f"{path}: not a readable ontology ({exc})") from exc
 
     kg = rdflib.Namespace(KG)
@@ -171,6 +181,42 @@ def _append_each(values: list, items: list) -> None:
     calibration cache, which is keyed by the ontology file's SHA-256."""
     for item in items:
         values.append(item)
+
+
+def _syntax(head: bytes, suffix: str) -> str:
+    """The syntax of an ontology file, told by its first bytes: Protégé saves each of
+    them under `.owl`. RDF/XML and Turtle are read by rdflib, OWL/XML by owlready2."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith((b"Prefix(", b"Ontology(", b"Prefix:", b"Ontology:")):
+        raise OntologyError(
+            "OWL functional or Manchester syntax is not read: save the ontology as RDF/XML "
+            "or Turtle (in Protégé: File › Save as)"
+        )
+    if text.startswith((b"@prefix", b"@base", b"PREFIX", b"BASE")):
+        return "turtle"
+    if _OWL_XML_ROOT.search(text):
+        return "owlxml"
+    return "turtle" if suffix == ".ttl" and not text.startswith(b"<") else "xml"
+
+
+# OWL/XML's root element, `<Ontology xmlns="http://www.w3.org/2002/07/owl#" …>` (or prefixed)
+_OWL_XML_ROOT = re.compile(rb"<(?:\w+:)?Ontology[\s>][^>]*http://www\.w3\.org/2002/07/owl#")
+
+
+def _owl_xml_as_rdf_xml(path: Path) -> bytes:
+    """An OWL/XML file as RDF/XML, through owlready2 (in a world of its own)."""
+    import io
+
+    import owlready2
+
+    world = owlready2.World()
+    try:
+        onto = world.get_ontology(path.resolve().as_uri()).load()
+        out = io.BytesIO()
+        onto.save(file=out, format="rdfxml")
+        return out.getvalue()
+    finally:
+        world.close()
 
 
 def name_words(iri: str) -> str:

@@ -66,9 +66,9 @@ def load_topic_model(
 ) -> TopicModel:
     """An OWL/TTL file (topic = its root, default k and τ) or a domain's pipeline settings."""
     from kgcrawl.config import load_settings, parse_overrides
-    from kgcrawl.ontology.owl import read_ontology
+    from kgcrawl.ontology.owl import SUFFIXES, read_ontology
 
-    if Path(domain_or_file).suffix in (".owl", ".ttl", ".rdf"):
+    if Path(domain_or_file).suffix.lower() in SUFFIXES:
         return build_topic_model(read_ontology(domain_or_file))
     return topic_model_for(load_settings(domain_or_file, parse_overrides(overrides)))
 

@@ -98,6 +98,42 @@ def test_a_class_without_a_label_is_named_by_the_words_of_its_iri(tmp_path) -> N
     assert onto.concepts[onto.root].all_labels() == ("coffee",)
 
 
+OWL_XML = """<?xml version="1.0"?>
+<Ontology xmlns="http://www.w3.org/2002/07/owl#" xml:base="http://example.org/coffee"
+     ontologyIRI="http://example.org/coffee">
+    <Prefix name="rdfs" IRI="http://www.w3.org/2000/01/rdf-schema#"/>
+    <Declaration><Class IRI="#Coffee"/></Declaration>
+    <Declaration><Class IRI="#ColdBrew"/></Declaration>
+    <SubClassOf><Class IRI="#ColdBrew"/><Class IRI="#Coffee"/></SubClassOf>
+    <AnnotationAssertion>
+        <AnnotationProperty abbreviatedIRI="rdfs:label"/>
+        <IRI>#Coffee</IRI>
+        <Literal xml:lang="en">coffee</Literal>
+    </AnnotationAssertion>
+</Ontology>
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [(PROTEGE, "coffee.owl"), (OWL_XML, "coffee.owl"), (OWL_XML, "coffee.owx")],
+    ids=["turtle saved as .owl", "OWL/XML saved as .owl", "OWL/XML"],
+)
+def test_each_syntax_protege_saves_as_owl_is_read(tmp_path, text, name) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    onto = read_ontology(path)
+    labels = {c.iri.rsplit("#")[-1]: c.label("en") for c in onto.concepts.values()}
+    assert onto.concepts[onto.root].label("en") == "coffee" and labels["ColdBrew"] == "cold brew"
+
+
+def test_a_syntax_not_read_says_how_to_save_it(tmp_path) -> None:
+    path = tmp_path / "coffee.owl"
+    path.write_text("Prefix(:=<http://example.org/c#>)\nOntology(<http://example.org/c>)\n")
+    with pytest.raises(OntologyError, match=r"coffee\.owl: OWL functional .* save the ontology"):
+        read_ontology(path)
+
+
 def test_missing_parent_is_refused() -> None:
     with pytest.raises(OntologyError, match="is not a concept"):
         Ontology(NS, {c.iri: c for c in [concept("X"), concept("Y", "Nope", Edge.IS_A)]})
