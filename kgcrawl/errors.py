@@ -23,3 +23,19 @@ def disk_full(exc: BaseException) -> str | None:
     ):
         return "disk full writing the run state: free some space and run the command again"
     return None
+
+
+def environment_error(exc: BaseException) -> str | None:
+    """A full disk, or a file the command could not read or write (no such folder, no
+    permission, a read-only file system), as one line naming the file; None for anything
+    else, which stays a traceback.
+
+    >>> environment_error(PermissionError(13, "Permission denied", "/srv/o.owl"))
+    '/srv/o.owl: Permission denied'
+    >>> environment_error(ValueError("a bug")) is None
+    True
+    """
+    full = disk_full(exc)
+    if full is None and isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return full

@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from kgcrawl.calibrate import default_positives
-from kgcrawl.config import SettingsError, load_settings
+from kgcrawl.config import SettingsError, check_domain_name, load_settings
 from kgcrawl.suggest import did_you_mean
 
 LANGUAGES = ("en", "zh")
@@ -84,6 +84,7 @@ def topic_label(ontology: Path, language: str, topic: str | None) -> str:
 
 def init_pipeline(new: NewPipeline) -> Path:
     """Write `<folder>/<name>.toml` and load it once; refuse to overwrite a file."""
+    check_domain_name(new.name, "NAME")
     if new.language not in LANGUAGES:
         raise SettingsError(f"--language {new.language}: one of {', '.join(LANGUAGES)}")
     path = new.folder / f"{new.name}.toml"

@@ -25,6 +25,7 @@ from kgcrawl.crawl.state import RunState
 FIXED = ["--set", "relevance.alpha=0.5", "--set", "relevance.beta=0.2"]
 GOOD_RUN = "good-run"
 LABELS = "{files}/labels.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "tourism"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -81,6 +82,7 @@ def _make_world(root: Path) -> None:
 def _cases() -> list[tuple[str, list[str], str]]:
     """(case id, argv with {files}/{home} placeholders, what the line must name)."""
     check = ["pipeline", "check", "tourism", "--set"]
+    build = ["build-ontology", str(CORPUS), "--domain", "x", "--lattice-dir", "{files}/lattice"]
     settings = {
         "fetch.read_timeout=0": "fetch.read_timeout",
         "fetch.read_timeout=-5": "fetch.read_timeout",
@@ -154,6 +156,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("ontology garbage", ["ontology", "show", "{files}/garbage.owl"], "garbage.owl"),
         ("weights missing", ["ontology", "weights", "{files}/nosuch.owl"], "nosuch.owl"),
         ("corpus missing", ["build-ontology", "{files}/nocorpus"], "nocorpus"),
+        ("ontology out is a folder", [*build, "--out", "{files}/adir"], "adir"),  # was a traceback
     ]
     crawl = ["crawl", "tourism", *FIXED]
     crawls = [
@@ -238,6 +241,17 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("serve port", ["sandbox", "serve", "--port", "99999"], "--port"),
         ("init no ontology", ["pipeline", "init", "x"], "--ontology"),
         ("init seeds binary", [*init, "--seeds", "{files}/binary.toml"], "binary.toml"),
+        (
+            "init name a path",
+            ["pipeline", "init", "../x", "--ontology", "o", "--seeds", "s"],
+            "../x",
+        ),
+        (
+            "init name two words",
+            ["pipeline", "init", "a b", "--ontology", "o", "--seeds", "s"],
+            "a b",
+        ),
+        ("build domain a path", [*build[:-4], "--domain", "a/b"], "'a/b'"),
     ]
     return cases + files + crawls + runs + queries + others
 

@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import typer
 
-    from kgcrawl.errors import KgcrawlError, disk_full
+    from kgcrawl.errors import KgcrawlError, disk_full, environment_error
 
     try:
         code = app(args=argv, standalone_mode=False)
@@ -47,10 +47,10 @@ def main(argv: list[str] | None = None) -> None:
         where = f"{ctx.command_path}: " if ctx is not None else ""
         _error(where + " ".join(exc.format_message().split()), exc.exit_code)
     except (KgcrawlError, OSError, sqlite3.Error) as exc:
-        line = str(exc) if isinstance(exc, KgcrawlError) else disk_full(exc)
+        line = str(exc) if isinstance(exc, KgcrawlError) else environment_error(exc)
         if line is None:
             raise
-        if not isinstance(exc, KgcrawlError):
+        if not isinstance(exc, KgcrawlError) and disk_full(exc):
             _drop_stdout()  # what stdout still buffers would fail again at exit
         _error(line)
     except (Interrupted, KeyboardInterrupt, typer.Abort) as exc:

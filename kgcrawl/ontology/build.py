@@ -8,6 +8,7 @@ the slow work starts; a lattice past the guard stops the build after the
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 from collections import Counter
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+from kgcrawl.config import check_domain_name
 from kgcrawl.ontology.fca import FormalContext, write_cxt
 from kgcrawl.ontology.hasse import lattice_dot, taxonomy_dot, write_diagram
 from kgcrawl.ontology.lattice import Lattice, build_lattice, check_lattice_options
@@ -137,7 +139,7 @@ class BuildResult:
         one, else the one that writes a pipeline for it."""
         from kgcrawl.config import SettingsError, resolve_pipeline
 
-        owl = shlex.quote(str(next(path for path in self.files if path.suffix == ".owl")))
+        owl = _shell_word(str(next(path for path in self.files if path.suffix == ".owl")))
         try:
             resolve_pipeline(self.domain)
         except SettingsError:
@@ -154,7 +156,7 @@ class BuildResult:
         if 2 * sum(doc.lang == "zh" for doc in corpus.documents) > len(corpus):
             options += " --language zh"
         if corpus.root.resolve() != (Path("corpus") / self.domain).resolve():
-            options += f" --corpus {shlex.quote(str(corpus.root))}"
+            options += f" --corpus {_shell_word(str(corpus.root))}"
         return options
 
 
@@ -174,6 +176,8 @@ def build_ontology(
     pinned = list(opts.terms) + (read_terms_file(opts.terms_file) if opts.terms_file else [])
     corpus_path = Path(corpus_path)
     domain = opts.domain or (corpus_path.resolve().stem or "corpus")
+    check_domain_name(domain, "--domain" if opts.domain else "--domain (the corpus folder's name)")
+    owl_path = opts.out or Path("ontologies") / f"{domain}.fca.owl"
     iri = IRI_BASE + quote(domain, safe="")
     if base is None:
         base = topic_root(iri, opts.topic or domain)
@@ -183,6 +187,7 @@ def build_ontology(
 
     with _timed(timings, "read"):
         corpus = read_corpus(corpus_path, lambda done, total: report("read", done, total))
+    _make_folders({"--out": owl_path.parent, "--lattice-dir": opts.lattice_dir})
 
     with _timed(timings, "segment"):
         words = [text for c in base.concepts.values() for text in c.all_labels()] + pinned
@@ -247,7 +252,6 @@ def build_ontology(
 
     with _timed(timings, "owl"):
         report("owl", 0, 1)
-        owl_path = opts.out or Path("ontologies") / f"{domain}.fca.owl"
         ttl_path = owl_path.with_suffix(".ttl")
         write_ontology(merged.ontology, owl_path, ttl_path)
         files += [owl_path, ttl_path]
@@ -265,6 +269,28 @@ def build_ontology(
         svg_skipped=svg_path is None,
         timings=timings,
     )
+
+
+def _shell_word(text: str) -> str:
+    """`text` as a shell reads it back: quoted only when it must be (Chinese needs not).
+
+    >>> _shell_word("ontologies/咖啡.fca.owl"), _shell_word("my corpus")
+    ('ontologies/咖啡.fca.owl', "'my corpus'")
+    """
+    return text if _SHELL_SAFE.fullmatch(text) else shlex.quote(text)
+
+
+_SHELL_SAFE = re.compile(r"[\w@%+=:,./-]+")
+
+
+def _make_folders(folders: dict[str, Path]) -> None:
+    """The folders the build writes into, made before the slow work (a file in the way
+    stops it with the option's name; no permission, with the folder's)."""
+    for option, folder in folders.items():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise TermsError(f"{option}: {folder} is not a folder (a file is in the way)") from None
 
 
 def _no_terms(

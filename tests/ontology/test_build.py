@@ -369,6 +369,12 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], BuildOptions, type
             LatticeError,
             "--engine must be one of cbo, concepts",
         ),
+        "a file where --out's folder goes": (
+            [corpus, "--out", str(not_owl / "o.owl"), "--lattice-dir", str(tmp_path / "lat")],
+            BuildOptions(out=not_owl / "o.owl", lattice_dir=tmp_path / "lat"),
+            TermsError,
+            f"--out: {not_owl} is not a folder",
+        ),
     }
 
 
@@ -385,6 +391,7 @@ BAD = [
     "too few documents",
     "documents all alike",
     "bad engine",
+    "a file where --out's folder goes",
 ]
 
 
