@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from kgcrawl.config import Settings
     from kgcrawl.crawl.engine import CrawlResult
     from kgcrawl.ontology.build import BuildResult
+    from kgcrawl.ontology.refresh import RefreshResult
     from kgcrawl.runs import PageRecord, Run
 
 __all__ = [
@@ -33,6 +34,8 @@ __all__ = [
     "crawl",
     "load_settings",
     "open_run",
+    "query",
+    "refresh_ontology",
 ]
 
 
@@ -189,3 +192,34 @@ def calibrate(
     if wants_labels(truth, run):
         return calibrate_labelled(settings, str(run), Path(str(truth))).thresholds
     return on_corpora(settings, uses_keywords(settings))
+
+
+def query(
+    cypher: str | None = None,
+    *,
+    saved: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    graph: str | None = None,
+    write: bool = False,
+) -> list[dict[str, Any]]:
+    """The records (`{column: value}`) of Cypher, or of a saved query by name, against the
+    knowledge graph (`kgcrawl query`): the embedded one unless `graph` names a URI.
+
+    Read-only unless `write`; a saved query's parameters not in `params` take their defaults.
+    """
+    from kgcrawl.graph.queries import run_query
+
+    return run_query(cypher, saved=saved, params=params, uri=graph, write=write).records()
+
+
+def refresh_ontology(domain: str, *, run: str | None = None, **options: Any) -> RefreshResult:
+    """New terms from a domain's relevant crawled pages, as a new ontology version beside the
+    one crawled with (`kgcrawl refresh-ontology`): the pages of run `run`, else the graph's.
+
+    `options` are RefreshOptions' other fields (dry_run, max_new, significance, …);
+    `result.added` holds the new terms and where they went, `result.files` what was written.
+    """
+    from kgcrawl.ontology.refresh import RefreshOptions
+    from kgcrawl.ontology.refresh import refresh_ontology as refresh
+
+    return refresh(domain, RefreshOptions(run=run, **options))

@@ -52,10 +52,10 @@ STRATEGY = "fcits_oh"
 BASELINE = "bfs"
 CHECKPOINTS = 10  # metrics rows over the crawl
 # (saved query, its parameters): what the crawl found, which concepts, which hosts.
-QUERIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("crawl_summary", ()),
-    ("top_concepts", ("limit=10",)),
-    ("hosts_by_harvest", ("min_pages=5", "limit=10")),
+QUERIES: tuple[tuple[str, dict[str, int]], ...] = (
+    ("crawl_summary", {}),
+    ("top_concepts", {"limit": 10}),
+    ("hosts_by_harvest", {"min_pages": 5, "limit": 10}),
 )
 
 

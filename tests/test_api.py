@@ -30,9 +30,8 @@ def test_import_is_light_and_names_its_api() -> None:
     code = f"import sys, kgcrawl; print([m for m in {HEAVY_MODULES!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-    assert {"crawl", "open_run", "build_ontology", "calibrate", "__version__"} <= set(
-        kgcrawl.__all__
-    )
+    names = {"crawl", "open_run", "build_ontology", "calibrate", "query", "refresh_ontology"}
+    assert names | {"__version__"} <= set(kgcrawl.__all__)
     assert re.match(r"\d", kgcrawl.__version__) or kgcrawl.__version__ == "0+unknown"
 
 
@@ -98,6 +97,16 @@ def test_the_api_names_survive_importing_their_namesake_modules() -> None:
 
     assert kgcrawl.crawl.__module__ == kgcrawl.calibrate.__module__ == "kgcrawl"
     assert sys.modules["kgcrawl.crawl.engine"].Engine  # the subpackage is imported as usual
+
+
+def test_query_parameters_are_checked_before_the_graph_is_asked(tmp_path, monkeypatch) -> None:
+    """A map key with a backtick would break the Cypher text FalkorDB's client builds."""
+    from kgcrawl.graph.errors import GraphError
+
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    with pytest.raises(GraphError, match=r"parameter 'm': a map key may not contain a backtick"):
+        kgcrawl.query("RETURN $m", params={"m": [{"a`b": 1}]})
+    assert not (tmp_path / "graph").exists()  # no server was started
 
 
 def test_unknown_names_suggest_the_closest() -> None:

@@ -66,12 +66,13 @@ def query(
 
     Read-only unless --write.
     """
-    from kgcrawl.graph.queries import run_query
+    from kgcrawl.graph.queries import parse_params, run_query
     from kgcrawl.graph.view import result_csv, result_json, result_table
 
     if as_json and as_csv:
         raise typer.BadParameter("choose one of --json and --csv")
-    result = run_query(cypher, saved=saved, params=param or [], uri=graph, write=write)
+    values = parse_params(param or [])
+    result = run_query(cypher, saved=saved, params=values, uri=graph, write=write)
     if as_json:
         sys.stdout.write(result_json(result) + "\n")
     elif as_csv:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,27 +105,27 @@ def parse_params(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
         if not sep or not name.strip().isidentifier():
             raise GraphError(f"--param {pair!r}: expected NAME=VALUE")
         params[name.strip()] = parse_value(value)
-        _check_keys(params[name.strip()], pair)
+        _check_keys(params[name.strip()], f"--param {pair!r}")
     return params
 
 
-def _check_keys(value: Any, pair: str) -> None:
+def _check_keys(value: Any, where: str) -> None:
     """Map keys go into the Cypher text of the parameters: a backtick there would break it."""
     if isinstance(value, dict):
         for key, item in value.items():
-            if "`" in key:
-                raise GraphError(f"--param {pair!r}: a map key may not contain a backtick")
-            _check_keys(item, pair)
-    elif isinstance(value, list):
+            if "`" in str(key):
+                raise GraphError(f"{where}: a map key may not contain a backtick")
+            _check_keys(item, where)
+    elif isinstance(value, list | tuple):
         for item in value:
-            _check_keys(item, pair)
+            _check_keys(item, where)
 
 
 def run_query(
     cypher: str | None = None,
     *,
     saved: str | None = None,
-    params: list[str] | tuple[str, ...] = (),
+    params: Mapping[str, Any] | None = None,
     uri: str | None = None,
     home: Path | None = None,
     write: bool = False,
@@ -133,7 +134,9 @@ def run_query(
     `write`: the server refuses a write, and the message says how to allow one)."""
     if (cypher is None) == (saved is None):
         raise GraphError("give either a Cypher statement or --saved NAME")
-    values = parse_params(params)
+    values = dict(params or {})
+    for name, value in values.items():
+        _check_keys(value, f"parameter {name!r}")
     if saved is not None:
         query = load_saved(saved)
         cypher, values = query.cypher, query.bind(values)
