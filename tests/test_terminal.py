@@ -24,6 +24,8 @@ from kgcrawl.crawl.view import crawl_summary, progress_line, run_details, runs_t
 from kgcrawl.ontology.topic import load_topic_model
 from kgcrawl.ontology.view import weights_table
 from kgcrawl.sandbox.hazards import Hazard
+from kgcrawl.sandbox.manifest import world_info
+from kgcrawl.sandbox.view import info_table, truth_table
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,6 +124,15 @@ def test_weights_and_pipeline_check_fit_80_columns(monkeypatch) -> None:
     check = console.export_text()
     assert "…" not in check and "15000" in check and "200000" in check
     assert "kgcrawl/0.1" in check.replace("\n", "").replace("│", "").replace(" ", "")
+
+
+def test_sandbox_truth_and_info_fit_80_columns_without_cutting(sandbox) -> None:
+    """`kgcrawl sandbox truth URL` cut the URL it was asked about to "http://…"."""
+    url = sandbox.world.seeds("tourism")[0]
+    truth = at_80(truth_table([sandbox.world.truth(url)]))
+    info = at_80(info_table(world_info(sandbox.world, bfs_pages=0)))
+    assert "…" not in truth + info and url in truth and "hosts_by_hazard" in info
+    assert max(len(line) for line in (truth + info).splitlines()) <= 80
 
 
 def test_live_progress_is_two_lines_of_at_most_80_characters() -> None:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from kgcrawl.fit import Records, folding_table
 from kgcrawl.sandbox.lexicon import DOMAIN_TOPICS
 from kgcrawl.sandbox.truth import Truth
 
 
-def truth_table(truths: list[Truth]) -> Table:
-    """One row per URL: status, page type, relevance per domain, largest topic shares."""
-    table = Table("url", "status", "type", *DOMAIN_TOPICS, "shares", "canonical", "hazards")
+def truth_table(truths: list[Truth]) -> Records:
+    """One row per URL: status, page type, relevance per domain, largest topic shares (a
+    table when it fits the terminal, else key: value lines: a URL is never cut)."""
+    table = Records(("url", "status", "type", *DOMAIN_TOPICS, "shares", "canonical", "hazards"))
     for t in truths:
         shares = " ".join(f"{topic}={share:.2f}" for topic, share in t.shares[:3])
         canonical = "" if t.canonical == t.url else f"{t.canonical} ({t.duplicate})"
@@ -29,7 +31,7 @@ def truth_table(truths: list[Truth]) -> Table:
 def info_table(info: dict) -> Table:
     """World statistics as a two-column table."""
     about = f"seed={info['seed']} size={info['size']} profile={info['profile']}"
-    table = Table("statistic", "value", title=f"sandbox world {about}")
+    table = folding_table("statistic", "value", title=f"sandbox world {about}")
     for key, value in info.items():
         if key in ("seed", "size", "profile"):
             continue
