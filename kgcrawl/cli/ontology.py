@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kgcrawl.cli.common import SetOption, _load_topic, app, console, ontology_app
+
+if TYPE_CHECKING:
+    from rich.text import Text
 from kgcrawl.ontology.taxonomy import DEFAULT_LIFT, DEFAULT_THETA
 
 
@@ -184,15 +187,25 @@ def refresh_ontology(
         console.print(hint, highlight=False)
 
 
+def _term_line(row) -> Text:
+    """A new term on a narrow terminal: one sentence, folded, not six key: value lines."""
+    from rich.text import Text
+
+    term, parent, relevant, irrelevant, background, score = row
+    return Text(f"{term} → under {parent}: in {relevant} relevant, {irrelevant} irrelevant "
+                f"pages and {background} off-topic documents, score {score}",
+                overflow="fold")  # fmt: skip
+
+
 def _print_refresh(result) -> None:
     """The new terms and where they went, then what the refresh read and wrote."""
-    from rich.table import Table
+    from kgcrawl.fit import Records, folding_table
 
-    from kgcrawl.fit import folding_table
-
-    added = Table(
-        "term", "placed under", "relevant pages", "irrelevant pages", "off-topic docs", "score",
+    added = Records(
+        ("term", "placed under", "relevant pages", "irrelevant pages", "off-topic docs", "score"),
         title=f"new terms for {result.domain}",
+        numeric=frozenset(("relevant pages", "irrelevant pages", "off-topic docs", "score")),
+        narrow=_term_line,
     )  # fmt: skip
     for term in result.added:
         added.add_row(

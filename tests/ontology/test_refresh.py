@@ -3,9 +3,11 @@ nothing; pages come from a run's state or from the graph (this domain's crawls o
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from kgcrawl.cli import app, main
@@ -308,6 +310,19 @@ def test_cli_prints_terms_and_where_they_went(world) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "tiny.v2.owl" in result.output and "--ontology " in result.output
+
+
+def test_new_terms_on_a_narrow_terminal_read_a_line_each(world, monkeypatch) -> None:
+    """At 80 columns the table would not fit: each term is one sentence, numbers whole."""
+    make_run("r1", world / "ontologies" / "tiny.owl")
+    console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    monkeypatch.setattr("kgcrawl.cli.ontology.console", console)
+    args = ["refresh-ontology", str(world / "pipelines" / "tiny.toml"), "--run", "r1",
+            "--significance", "1", "--dry-run"]  # fmt: skip
+    assert runner.invoke(app, args, catch_exceptions=False).exit_code == 0
+    text = console.export_text()
+    assert "缆车 → under 景区: in 4 relevant, 0 irrelevant pages and " in text
+    assert "…" not in text
 
 
 def _write_pages(store, domain: str, crawl: str, pages: list[tuple[str, str, bool]]) -> None:
