@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -60,7 +61,7 @@ def read_ontology(path: str | Path) -> Ontology:
     concepts: dict[str, Concept] = {}
     for cls in classes:
         labels: dict[str, list[str]] = {}
-        for literal in graph.objects(cls, RDFS.label):
+        for literal in _named(graph.objects(cls, RDFS.label)):
             labels.setdefault(literal.language or "", []).append(str(literal))
         if not labels:  # a class Protégé made without a label: named by its IRI alone
             labels[""] = [name_words(str(cls))]
@@ -68,7 +69,7 @@ def read_ontology(path: str | Path) -> Ontology:
         for lang, texts in labels.items():
             texts.sort()
             alts.setdefault(lang, []).extend(texts[1:])
-        for literal in graph.objects(cls, skos.altLabel):
+        for literal in _named(graph.objects(cls, skos.altLabel)):
             alts.setdefault(literal.language or "", []).append(str(literal))
 
         candidates: list[tuple[str, Edge]] = []
@@ -181,6 +182,11 @@ def _append_each(values: list, items: list) -> None:
     calibration cache, which is keyed by the ontology file's SHA-256."""
     for item in items:
         values.append(item)
+
+
+def _named(literals: Iterable) -> list:
+    """The labels that name something: an empty or blank one (`rdfs:label ""`) does not."""
+    return [literal for literal in literals if str(literal).strip()]
 
 
 def _syntax(head: bytes, suffix: str) -> str:

@@ -82,9 +82,11 @@ def test_two_roots_are_refused_by_name() -> None:
 PROTEGE = """@prefix : <http://example.org/coffee#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
 :Coffee a owl:Class ; rdfs:label "coffee" ; rdfs:subClassOf owl:Thing .
 :ColdBrew a owl:Class ; rdfs:subClassOf :Coffee .
 :Espresso a owl:Class ; rdfs:subClassOf :Coffee ; rdfs:label "espresso"@en .
+:FlatWhite a owl:Class ; rdfs:subClassOf :Coffee ; rdfs:label ""@en ; skos:altLabel " " .
 """
 
 
@@ -96,6 +98,8 @@ def test_a_class_without_a_label_is_named_by_the_words_of_its_iri(tmp_path) -> N
     cold = onto.concepts["http://example.org/coffee#ColdBrew"]
     assert cold.all_labels() == ("cold brew",) and cold.parent == onto.root
     assert onto.concepts[onto.root].all_labels() == ("coffee",)
+    blank = onto.concepts["http://example.org/coffee#FlatWhite"]  # a blank label names nothing
+    assert blank.all_labels() == ("flat white",)
 
 
 OWL_XML = """<?xml version="1.0"?>
