@@ -296,3 +296,20 @@ def test_a_full_disk_is_one_line(home) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert "disk full" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["crawl", "tourism", *FIXED, "--set", "graph.uri=none"], ["graph", "start"]],
+    ids=["crawl", "graph start"],
+)
+def test_a_data_folder_that_is_a_file_is_one_line(argv, tmp_path, monkeypatch, capsys) -> None:
+    """KGCRAWL_HOME naming a file: the folder cannot be made; the line names it (it was a
+    NotADirectoryError traceback)."""
+    (tmp_path / "home").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    err = capsys.readouterr().err.strip()
+    assert ended.value.code == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"error: {tmp_path / 'home'}/") and err.endswith(": Not a directory")
