@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kgcrawl.cli.common import SetOption, _load_topic, app, console, ontology_app
+from kgcrawl.ontology.taxonomy import DEFAULT_LIFT, DEFAULT_THETA
 
 if TYPE_CHECKING:
     from rich.text import Text
-from kgcrawl.ontology.taxonomy import DEFAULT_LIFT, DEFAULT_THETA
 
 
 @ontology_app.command("show")

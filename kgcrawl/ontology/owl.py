@@ -36,8 +36,8 @@ def read_ontology(path: str | Path) -> Ontology:
     path = Path(path)
     graph = rdflib.Graph()
     try:
-        head = path.read_bytes()[:4096]
-        fmt = _syntax(head, path.suffix)
+        with path.open("rb") as file:
+            fmt = _syntax(file.read(4096), path.suffix)
         if fmt == "owlxml":
             graph.parse(data=_owl_xml_as_rdf_xml(path), format="xml")
         else:
