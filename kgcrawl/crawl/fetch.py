@@ -46,6 +46,7 @@ RETRIED = ("timeout", "reset", "no response")  # transient failures worth anothe
 STALE = ("reset", "no response")  # how a pooled connection the server had closed fails
 STOPPED = "stopped"  # the crawl was asked to stop during the fetch: not an outcome
 REFUSED = "refused address"  # a private or loopback address that no --resolve maps
+DNS = "dns"  # the host name did not resolve
 HTTP_VERSIONS = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTTP/2"}  # urllib3's numbers
 
 log = logging.getLogger("kgcrawl.crawl")
@@ -254,7 +255,7 @@ class Fetcher:
         except RefusedAddress:
             raise _Failure(REFUSED) from None
         except (OSError, UnicodeError):
-            raise _Failure("dns") from None
+            raise _Failure(DNS) from None
 
     def _load_robots(self, robots_url: str) -> tuple[int, bytes]:
         """RobotsCache's loader: (status, body); OSError for timeouts and resets."""
@@ -395,7 +396,7 @@ def failure_reason(exc: BaseException) -> str:
         seen = seen.__cause__ or seen.__context__
     kinds: list[tuple[tuple[type, ...], str]] = [
         ((u3.ReadTimeoutError, u3.ConnectTimeoutError, TimeoutError, socket.timeout), "timeout"),
-        ((u3.NameResolutionError, socket.gaierror), "dns"),
+        ((u3.NameResolutionError, socket.gaierror), DNS),
         ((http.client.RemoteDisconnected,), "no response"),
         ((http.client.BadStatusLine,), "bad status line"),
         ((http.client.LineTooLong, requests.exceptions.InvalidHeader), "bad header"),

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
 from kgcrawl.crawl.engine import CrawlResult, Progress
-from kgcrawl.crawl.fetch import REFUSED
+from kgcrawl.crawl.fetch import DNS, REFUSED
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
@@ -112,12 +112,17 @@ def failure_line(result: CrawlResult) -> str:
     9 URLs gave no page: http 404 5, robots 2, not html 1 and 1 other reason
     (`kgcrawl runs show r1`)
 
-    A refused address says how to crawl one (a site on the user's own machine or network):
+    A refused address says how to crawl one (a site on the user's own machine or network),
+    and a crawl whose every host name failed to resolve asks whether the machine is online:
 
     >>> result.failures = [(REFUSED, 1)]
     >>> print(failure_line(result).replace("; ", "\n"))
     1 URL gave no page: refused address 1 (`kgcrawl runs show r1`)
     private and loopback addresses are refused unless `--resolve HOST=ADDR:PORT` maps them
+    >>> result.dp, result.failures = 0, [(DNS, 30)]
+    >>> print(failure_line(result).replace("; ", "\n"))
+    30 URLs gave no page: dns 30 (`kgcrawl runs show r1`)
+    no host name resolved: is this machine online? (`--sandbox` crawls a generated web offline)
     """
     if not result.failures:
         return ""
@@ -128,9 +133,13 @@ def failure_line(result: CrawlResult) -> str:
         shown += f" and {more} other reason" + ("s" if more > 1 else "")
     urls = "URL" if total == 1 else "URLs"
     line = f"{total} {urls} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
-    if any(reason == REFUSED for reason, _ in result.failures):
+    reasons = {reason for reason, _ in result.failures}
+    if REFUSED in reasons:
         line += "; private and loopback addresses are refused unless "
         line += "`--resolve HOST=ADDR:PORT` maps them"
+    if reasons == {DNS} and not result.dp:
+        line += "; no host name resolved: is this machine online? "
+        line += "(`--sandbox` crawls a generated web offline)"
     return line
 
 
