@@ -17,7 +17,8 @@ app = typer.Typer(
 )
 ontology_app = typer.Typer(help="Inspect an ontology and its topic weights.", no_args_is_help=True)
 pipeline_app = typer.Typer(
-    help="Write a new domain's pipeline file, or validate and show one's settings.", no_args_is_help=True
+    help="Write a new domain's pipeline file, or validate and show one's settings.",
+    no_args_is_help=True,
 )
 app.add_typer(ontology_app, name="ontology")
 app.add_typer(pipeline_app, name="pipeline")
