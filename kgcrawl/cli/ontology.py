@@ -192,9 +192,8 @@ def _term_line(row) -> Text:
     from rich.text import Text
 
     term, parent, relevant, irrelevant, background, score = row
-    return Text(f"{term} → under {parent}: in {relevant} relevant, {irrelevant} irrelevant "
-                f"pages and {background} off-topic documents, score {score}",
-                overflow="fold")  # fmt: skip
+    return Text(f"{term} → under {parent}: relevant pages {relevant}, irrelevant {irrelevant}, "
+                f"off-topic documents {background}, score {score}", overflow="fold")  # fmt: skip
 
 
 def _print_refresh(result) -> None:

@@ -321,7 +321,7 @@ def test_new_terms_on_a_narrow_terminal_read_a_line_each(world, monkeypatch) -> 
             "--significance", "1", "--dry-run"]  # fmt: skip
     assert runner.invoke(app, args, catch_exceptions=False).exit_code == 0
     text = console.export_text()
-    assert "缆车 → under 景区: in 4 relevant, 0 irrelevant pages and " in text
+    assert "缆车 → under 景区: relevant pages 4, irrelevant 0, off-topic documents " in text
     assert "…" not in text
 
 
