@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -62,6 +64,22 @@ def notice(line: str) -> None:
     """One line on stderr about what the command does on the way (not its result)."""
     if not options.quiet:
         notices.print(line, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def stage_bar() -> Iterator[Callable[[str, int, int], None]]:
+    """A transient bar for work done in stages: `progress(stage, done, total)` (total 0:
+    not known); nothing with --quiet."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True, disable=options.quiet) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total or None)
+
+        yield progress
 
 
 def _print_version(value: bool) -> None:

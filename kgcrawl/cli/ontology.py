@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kgcrawl.cli.common import SetOption, _load_topic, app, console, ontology_app
+from kgcrawl.cli.common import SetOption, _load_topic, app, console, ontology_app, stage_bar
 from kgcrawl.ontology.taxonomy import DEFAULT_LIFT, DEFAULT_THETA
 
 if TYPE_CHECKING:
@@ -95,8 +95,6 @@ def build_ontology(
     ] = DEFAULT_LIFT,
 ) -> None:
     """Build a domain ontology from a corpus with formal concept analysis (lattice → taxonomy)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from kgcrawl.fit import folding_table
     from kgcrawl.ontology.build import BuildOptions
     from kgcrawl.ontology.build import build_ontology as build
@@ -120,13 +118,7 @@ def build_ontology(
         subsumption=subsumption,
         lift=lift,
     )
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("starting", total=None)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description=stage, completed=done, total=total or None)
-
+    with stage_bar() as progress:
         result = build(corpus, options, progress)
     table = folding_table("", "", title=f"build-ontology {result.domain}", show_header=False)
     for what, value in result.summary():
@@ -181,7 +173,8 @@ def refresh_ontology(
         run=run, dry_run=dry_run, corpus=corpus, overrides=tuple(set_ or ()), max_new=max_new,
         significance=significance, background=background,
     )  # fmt: skip
-    result = refresh(domain, options)
+    with stage_bar() as progress:
+        result = refresh(domain, options, progress)
     _print_refresh(result)
     if hint := result.how_to_use():
         console.print(hint, highlight=False)

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from kgcrawl.config import Settings
     from kgcrawl.graph.store import GraphStore
     from kgcrawl.graph.writer import WriteReport
+    from kgcrawl.ontology.build import Progress
 
 # Pages a crawl of the domain fetched, relevant or not, most relevant first.
 PAGES_QUERY = """
@@ -209,11 +210,18 @@ class RefreshResult:
         )
 
 
-def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> RefreshResult:
-    """SPEC §9 for the pipeline `domain` (a name or a .toml path): read, propose, place, write."""
+def refresh_ontology(
+    domain: str, options: RefreshOptions | None = None, progress: Progress | None = None
+) -> RefreshResult:
+    """SPEC §9 for the pipeline `domain` (a name or a .toml path): read, propose, place, write.
+
+    `progress(stage, done, total)` hears of each stage, and of each text segmented.
+    """
     from kgcrawl.config import load_settings, parse_overrides
     from kgcrawl.ontology.owl import read_ontology
 
+    report = progress or (lambda stage, done, total: None)
+    report("reading pages", 0, 0)
     opts = options or RefreshOptions()
     _check_options(opts)
     overrides = parse_overrides(list(opts.overrides))
@@ -238,7 +246,7 @@ def refresh_ontology(domain: str, options: RefreshOptions | None = None) -> Refr
         else:
             pages = graph_pages(store, settings.domain, opts.max_pages)
             source = f"graph {store.uri}"
-        result = _refresh(settings, onto, _judged(pages, settings), source, opts)
+        result = _refresh(settings, onto, _judged(pages, settings), source, opts, report)
         if store is not None and result.files:
             from kgcrawl.graph.writer import GraphWriter
             from kgcrawl.ontology.topic import build_topic_model
@@ -322,6 +330,7 @@ def _refresh(
     pages: list[CrawledPage],
     source: str,
     opts: RefreshOptions,
+    report: Progress,
 ) -> RefreshResult:
     relevant = _most_relevant([p for p in pages if p.relevant], opts.max_pages)
     irrelevant = _most_relevant([p for p in pages if not p.relevant], opts.max_pages)
@@ -334,9 +343,13 @@ def _refresh(
     phrases = {phrase_of(text) for c in onto.concepts.values() for text in c.all_labels()}
     add_user_words(text for c in onto.concepts.values() for text in c.all_labels())
 
+    texts = len(relevant) + len(irrelevant) + len(corpus_docs) + len(off_topic)
+    done = iter(range(1, texts + 1))  # each text below is segmented once, in turn
+
     def terms_of(text: str) -> set[str]:
         chinese = is_chinese(text)
         tokens = join_phrases(segment(text, chinese, opts.nouns_only), phrases)
+        report("segmenting", next(done), texts)
         # Other text: the words as written (labels, altLabels) and build-ontology's terms.
         return set(keep_content(tokens)) | (set() if chinese else set(english_terms(text).counts))
 
@@ -358,6 +371,7 @@ def _refresh(
     ]
     ids = [doc_id for doc_id, _ in corpus_docs] + [p.url for p in relevant]
     context = FormalContext.from_documents(ids, doc_terms, attributes)
+    report("lattice", 0, 0)
     try:
         lattice_concepts: int | None = len(build_lattice(context, max_concepts=opts.max_concepts))
     except LatticeError:

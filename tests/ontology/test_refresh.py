@@ -179,6 +179,17 @@ def test_the_corpus_is_the_one_the_pipeline_names(world) -> None:
     assert [(t.term, t.parent) for t in result.added][1] == ("导游", NS + "Tourism")
 
 
+def test_the_refresh_reports_its_stages_and_each_text_it_segments(world) -> None:
+    make_run("r1", world / "ontologies" / "tiny.owl")
+    heard: list[tuple[str, int, int]] = []
+    pipeline = str(world / "pipelines" / "tiny.toml")
+    refresh_ontology(pipeline, untested(run="r1", dry_run=True), lambda *s: heard.append(s))
+    texts = len(RELEVANT) + len(IRRELEVANT) + len(CORPUS) + len(OFF_TOPIC)
+    segmenting = [(done, total) for stage, done, total in heard if stage == "segmenting"]
+    assert heard[0] == ("reading pages", 0, 0) and heard[-1] == ("lattice", 0, 0)
+    assert segmenting == [(n, texts) for n in range(1, texts + 1)]
+
+
 def test_only_terms_that_split_the_pages_beyond_chance_are_added(world) -> None:
     """20 relevant and 20 irrelevant pages: 缆车 (cable car) is in every relevant page and
     no other, p = 1/C(40, 20) ≈ 7e-12; 网剧 (web drama) is in 8 relevant and 4 irrelevant
