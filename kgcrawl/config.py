@@ -249,9 +249,10 @@ _DOMAIN = re.compile(r"[^\W_][\w.-]*")
 
 
 def resolve_pipeline(name_or_path: str) -> Path:
-    """`tourism` → `pipelines/tourism.toml`; a path is taken as it is."""
+    """`tourism` → `pipelines/tourism.toml`; a file's path is taken as it is (a folder of the
+    same name, such as the corpus `build-ontology` named the domain after, is not)."""
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or path.is_file():
         if not path.is_file():
             raise SettingsError(f"{path}: no such pipeline file")
         return path

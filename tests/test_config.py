@@ -157,6 +157,14 @@ def test_a_pipeline_saved_by_windows_notepad_loads(tmp_path, ontology_file) -> N
         load_settings(str(path))
 
 
+def test_a_folder_named_as_the_domain_is_no_pipeline_file(tmp_path, monkeypatch) -> None:
+    """`build-ontology my-corpus/` names the domain after the folder; `crawl my-corpus` run
+    beside it said "my-corpus: no such pipeline file"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tourism").mkdir()
+    assert load_settings("tourism").source.name == "tourism.toml"
+
+
 def test_missing_required_key(tmp_path, ontology_file) -> None:
     path = write_pipeline(tmp_path, ontology_file, GOOD.replace('topic = "旅游"\n', ""))
     with pytest.raises(SettingsError, match=r"mini\.toml: missing key 'topic'"):
