@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -229,23 +228,6 @@ def cache_dir() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "kgcrawl"
-
-
-def check_domain_name(name: str, option: str) -> None:
-    """A domain name is one word (letters of any script, digits, `-`, `_`, `.` inside): it
-    names pipelines/NAME.toml, the ontology's files and the crawl's runs.
-
-    >>> check_domain_name("咖啡", "NAME"), check_domain_name("cold-brew_2", "--domain")
-    (None, None)
-    """
-    if not _DOMAIN.fullmatch(name):
-        raise SettingsError(
-            f"{option} {name!r}: a domain name is one word of letters, digits, '-', '_' or '.' "
-            "(it names pipelines/NAME.toml and the runs)"
-        )
-
-
-_DOMAIN = re.compile(r"[^\W_][\w.-]*")
 
 
 def resolve_pipeline(name_or_path: str) -> Path:

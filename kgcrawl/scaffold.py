@@ -18,7 +18,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from kgcrawl.calibrate import default_positives
-from kgcrawl.config import SettingsError, check_domain_name, load_settings
+from kgcrawl.config import SettingsError, load_settings
+from kgcrawl.names import check_domain_name
 from kgcrawl.suggest import did_you_mean
 
 LANGUAGES = ("en", "zh")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -28,6 +27,7 @@ from typing import Any
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.runlock import RunLock
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.names import is_name
 
 _U64 = 1 << 64
 
@@ -99,15 +99,12 @@ class StateError(KgcrawlError):
     """A run is missing or its state cannot be read."""
 
 
-# A run id names a folder under runs/: letters (any script: a domain may be named 旅游),
-# digits, `.`, `_`, `-`; no path, no `..`.
-RUN_ID = re.compile(r"\w[\w.-]{0,127}")
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def check_run_id(run_id: str) -> str:
     """The id itself, or StateError: it must stay a single folder name under runs/."""
-    if not RUN_ID.fullmatch(run_id) or ".." in run_id:
+    if not is_name(run_id):
         raise StateError(
             f"run id {run_id!r}: use 1-128 letters, digits, '.', '_' or '-' "
             "(starting with a letter, digit or '_'; no '..')"

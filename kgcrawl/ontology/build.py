@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from kgcrawl.config import check_domain_name
+from kgcrawl.names import check_domain_name
 from kgcrawl.ontology.fca import FormalContext, write_cxt
 from kgcrawl.ontology.hasse import lattice_dot, taxonomy_dot, write_diagram
 from kgcrawl.ontology.lattice import Lattice, build_lattice, check_lattice_options
