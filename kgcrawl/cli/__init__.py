@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
         line = str(exc) if isinstance(exc, KgcrawlError) else environment_error(exc)
         if line is None:
             raise
-        if not isinstance(exc, KgcrawlError) and disk_full(exc):
+        if disk_full(exc) is not None:
             _drop_stdout()  # what stdout still buffers would fail again at exit
         _error(line)
     except (Interrupted, KeyboardInterrupt, typer.Abort) as exc:

@@ -35,6 +35,7 @@ ontology=FILE` chooses.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterable
@@ -344,7 +345,7 @@ def _refresh(
     add_user_words(text for c in onto.concepts.values() for text in c.all_labels())
 
     texts = len(relevant) + len(irrelevant) + len(corpus_docs) + len(off_topic)
-    done = iter(range(1, texts + 1))  # each text below is segmented once, in turn
+    done = itertools.count(1)  # each of those texts is segmented once, in turn
 
     def terms_of(text: str) -> set[str]:
         chinese = is_chinese(text)
