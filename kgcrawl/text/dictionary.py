@@ -27,6 +27,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,23 +118,28 @@ def word_pairs(word: str) -> Iterator[str]:
     return (word[i : i + 2] for i in range(len(word) - 1))
 
 
+_importing = threading.Lock()
+
+
 def import_jieba():
     """The jieba module, imported without pkg_resources.
 
     jieba imports pkg_resources only to open its own data files, and opens them
     directly when that import fails; importing it cost 136 ms of CPU and 10 MB in
     every process that segments text, each analyser of a crawl among them (issue 19).
+    One thread imports: another would find jieba in `sys.modules` half imported.
     """
-    if "jieba" not in sys.modules:
-        absent = "pkg_resources" not in sys.modules
-        if absent:
-            sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # import fails
-        try:
-            import jieba  # noqa: F401
-        finally:
+    with _importing:
+        if "jieba" not in sys.modules:
+            absent = "pkg_resources" not in sys.modules
             if absent:
-                del sys.modules["pkg_resources"]
-    return sys.modules["jieba"]
+                sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # import fails
+            try:
+                import jieba  # noqa: F401
+            finally:
+                if absent:
+                    del sys.modules["pkg_resources"]
+        return sys.modules["jieba"]
 
 
 def install(tokenizer, cache: Path) -> bool:

@@ -28,6 +28,7 @@ whose pieces the tokenizer would also match across punctuation.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -91,6 +92,7 @@ class TopicMatcher:
         self.words = [tuple(labels) for labels in words]  # what another process rebuilds it from
         self.n = len(words)
         self._built = False
+        self._lock = threading.Lock()
 
     def _build(self) -> None:
         """Load jieba, add the labels, compile the patterns: on the first count, not before.
@@ -99,7 +101,6 @@ class TopicMatcher:
         needs only `words`; building there cost ≈ 1.2 CPU-s and ≈ 70 MB for jieba.
         """
         jieba = import_jieba()
-        self._built = True
         words = self.words
         add_user_words(label for labels in words for label in labels if _CJK.search(label))
         self._freq = jieba.dt.FREQ
@@ -133,6 +134,7 @@ class TopicMatcher:
         latin = self._latin_words
         self._shortest_latin = min((len(" ".join(p)) for p in latin), default=0)
         self._latin = latin_patterns(latin)  # "hotel chain" before "hotel"
+        self._built = True  # last: a thread that reads it True finds everything above
 
     def count(self, text: str) -> np.ndarray:
         """Occurrences of each topic word in `text` (an int array of length n)."""
@@ -145,13 +147,24 @@ class TopicMatcher:
         """{topic word index: occurrences}, only the words that occur."""
         if not text:
             return {}
-        if not self._built:
-            self._build()
-        if len(self._freq) != self._dictionary_size:  # words were added since: start afresh
-            self._restart()
+        if not self._built or len(self._freq) != self._dictionary_size:
+            self._prepare()
         if len(text) <= _SHORT_TEXT:
             return dict(self._short[text])
         return self._counted(text)
+
+    def _prepare(self) -> None:
+        """Build on the first count, start afresh when words were added to jieba since.
+
+        One thread at a time: a Ray actor counts in several threads, and while the
+        first built (jieba's dictionary loading, ≈ 1 s) the others found the matcher
+        half made and lost their pages (28 of a 400-page crawl with 4 workers).
+        """
+        with self._lock:
+            if not self._built:
+                self._build()
+            if len(self._freq) != self._dictionary_size:
+                self._restart()
 
     def _counted(self, text: str) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -166,12 +179,12 @@ class TopicMatcher:
 
     def _restart(self) -> None:
         """Forget what was worked out with jieba's dictionary as it was."""
-        self._dictionary_size = len(self._freq)
         self._longest_word = _longest_key(self._freq)
         self._key_sets = getattr(self._freq, "key_sets", (self._freq, {}))
         self._pair_sets = getattr(self._freq, "pair_sets", ())  # jieba's dict has none
         self._regions.clear()
         self._short.clear()
+        self._dictionary_size = len(self._freq)  # last, as `_built` in `_build`
 
     def _count_latin(self, text: str, counts: dict[int, int]) -> None:
         """Latin labels, looked for only between Chinese characters.

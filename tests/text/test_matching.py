@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -151,3 +153,20 @@ def test_words_added_to_jieba_later_are_taken_into_account(matcher: TopicMatcher
     add_user_words(["暴雨灾害预警"])  # e.g. the ontology builder's labels, later
     assert by_tokens(text) == {}
     assert matcher.count_sparse(text) == {}
+
+
+def test_threads_counting_while_the_matcher_is_built_wait_for_it(jieba_words, monkeypatch) -> None:
+    # A Ray actor counts in several threads; the first count builds the matcher, which
+    # takes jieba's dictionary load (≈ 1 s in a new process): the sleep stands for it.
+    adding = matching.add_user_words
+
+    def slowly(words) -> None:
+        time.sleep(0.3)
+        adding(words)
+
+    monkeypatch.setattr(matching, "add_user_words", slowly)
+    texts = ["暴雨灾害预警", "hotel chain 酒店", "国家5A级景区的游客", "大暴雨"] * 2
+    fresh = TopicMatcher(WORDS)
+    with ThreadPoolExecutor(len(texts)) as pool:
+        counted = list(pool.map(fresh.count_sparse, texts))
+    assert counted == [by_tokens(text) for text in texts]
