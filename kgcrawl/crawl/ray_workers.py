@@ -16,6 +16,7 @@ retries as "worker lost", like a broken connection, and the crawl goes on.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import threading
@@ -34,6 +35,7 @@ from kgcrawl.text.tokenize import use_trie_dictionary
 SLOTS_PER_ACTOR = 4
 TASK_RETRIES = 3  # runs of a URL whose actor died, after the first
 START_TIMEOUT = 120.0  # seconds for every actor to be placed and built
+_TOKEN_NOTICE = "ray._private.authentication.authentication_token_setup"
 INSTALL_HINT = "the ray executor needs Ray: pip install 'kgcrawl[ray]'"
 
 
@@ -93,6 +95,10 @@ class RayWorkers:
         self.capacity = capacity
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
+            # Ray warns at each init, in a 180-character line among the crawl's, that token
+            # authentication is on (its default): a cluster started for the crawl lives
+            # only as long, and `ray start` told the owner of any other
+            logging.getLogger(_TOKEN_NOTICE).setLevel(logging.ERROR)
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False,
                          configure_logging=False)  # fmt: skip
@@ -109,6 +115,7 @@ class RayWorkers:
         )
         self.actors = [remote.remote(settings, labels, mappings, options) for _ in range(actors)]
         self._load = [0] * actors
+        self._running: set = set()
         self._lock = threading.Lock()
         self._wait_started(actors)
 
@@ -128,21 +135,35 @@ class RayWorkers:
         with self._lock:
             index = min(range(len(self.actors)), key=self._load.__getitem__)
             self._load[index] += 1
-        future = self.actors[index].work.remote(url, extractor).future()
-        future.add_done_callback(lambda _: self._done(index))
+        ref = self.actors[index].work.remote(url, extractor)
+        with self._lock:
+            self._running.add(ref)
+        future = ref.future()
+        future.add_done_callback(lambda _: self._done(index, ref))
         return future
 
-    def _done(self, index: int) -> None:
+    def _done(self, index: int, ref) -> None:
         with self._lock:
             self._load[index] -= 1
+            self._running.discard(ref)
 
     def pids(self) -> list[int]:
         """The actors' process ids."""
         return self.ray.get([actor.pid.remote() for actor in self.actors])
 
     def close(self) -> None:
-        for actor in self.actors:
-            self.ray.kill(actor)
-        self.actors = []
+        """Cancel the URLs in flight, then disconnect, which ends this crawl's actors.
+
+        Ended mid-task, an actor's tasks made Ray print that they would be retried, or
+        that it could not tell the driver so: a line each, among the crawl's.
+        """
+        with self._lock:
+            running, self._running = self._running, set()
+        for ref in running:
+            self.ray.cancel(ref)
         if self._owns_ray:
             self.ray.shutdown()
+        else:
+            for actor in self.actors:
+                self.ray.kill(actor)
+        self.actors = []
