@@ -82,6 +82,7 @@ class JobResult:
     ended: str  # crawl/ended.py: "budget", "frontier exhausted", "signal", "error", "early"
     error: str | None = None
     truth_scores: TruthScores | None = None  # R(p) of its pages, by their truth
+    found: frozenset[str] = frozenset()  # its truly relevant pages, by the truth's keys
 
     @classmethod
     def failed(cls, job: Job, exc: BaseException) -> JobResult:
@@ -220,7 +221,7 @@ def run_job(job: Job) -> JobResult:
     _send(replace(status, state="done"))
     return JobResult(job.index, job.strategy, job.repeat, job.run_id, scored.rows, crawled.dp,
                      crawled.lp, crawled.seconds, scored.ended,
-                     truth_scores=scored.truth_scores)  # fmt: skip
+                     truth_scores=scored.truth_scores, found=scored.found)  # fmt: skip
 
 
 def job_rows(job: Job, also_at: Iterable[int] = ()) -> ScoredRun:

@@ -100,23 +100,35 @@ class Judge(ABC):
         return bool(self.label(page))
 
     def pages(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
-        """The run log with every downloaded page under its key."""
+        """The run log with every downloaded page under its key, as the methods below take it."""
         for outcome in outcomes:
             if outcome.downloaded:
                 outcome = replace(outcome, final_url=self.page(outcome.final_url or outcome.url))
             yield outcome
 
-    def truth_scores(self, outcomes: Iterable[Outcome]) -> TruthScores:
+    def found(self, pages: Iterable[Outcome]) -> frozenset[str]:
+        """The keys of the truly relevant pages a run downloaded."""
+        return frozenset(
+            page.final_url for page in pages if page.downloaded and self.relevant(page.final_url)
+        )
+
+    def pooled(self, found: Iterable[str]) -> Judge:
+        """This judge, recall counted against its relevant pages and those found."""
+        if self.recall_keys is None:
+            return self
+        return replace(self, recall_keys=self.recall_keys | frozenset(found))
+
+    def truth_scores(self, pages: Iterable[Outcome]) -> TruthScores:
         return TruthScores.of(
             (page.relevance, self.label(page.final_url), bool(page.relevant))
-            for page in self.pages(outcomes)
+            for page in pages
             if page.downloaded and page.relevance is not None
         )
 
-    def rows(self, outcomes: Iterable[Outcome], strategy: str, domain: str, repeat: int,
+    def rows(self, pages: Iterable[Outcome], strategy: str, domain: str, repeat: int,
              report_every: int, also_at: Iterable[int] = ()) -> list[MetricsRow]:  # fmt: skip
         """Metrics rows of a run's log with true harvest (and recall, given `recall_keys`)."""
-        return record_outcomes(self.pages(outcomes), strategy, domain, repeat, report_every,
+        return record_outcomes(pages, strategy, domain, repeat, report_every,
                                truth=self.relevant, relevant_urls=self.recall_keys,
                                also_at=tuple(also_at))  # fmt: skip
 
@@ -136,6 +148,7 @@ class SandboxJudge(Judge):
     world_args: tuple  # World(*world_args): (seed, size, profile)
     domain: str
     manifest_pages: int | None = None  # pages of the BFS manifest recall counts against
+    manifest_relevant: int = 0  # its relevant pages: the others of `recall_keys` were found
 
     @property
     def world(self) -> World:
@@ -155,9 +168,11 @@ class SandboxJudge(Judge):
     def about(self) -> str:
         if self.recall_keys is None or self.manifest_pages is None:
             return "the sandbox's truth; recall not measured"
+        found = len(self.recall_keys) - self.manifest_relevant
         return (
-            f"the sandbox's truth; {len(self.recall_keys):,} relevant of the "
-            f"{self.manifest_pages:,} pages a BFS reaches from the seeds (the recall denominator)"
+            f"the sandbox's truth; recall of {len(self.recall_keys):,} relevant pages reachable "
+            f"from the seeds: {self.manifest_relevant:,} of the {self.manifest_pages:,} pages a "
+            f"BFS reaches, and {found:,} more that the crawls found"
         )
 
 
@@ -178,7 +193,7 @@ def sandbox_judge(world_args: tuple, domain: str, manifest_pages: int | None = N
 
     rows = bfs(judge.world, domain, manifest_pages)
     keys = frozenset(judge.page(row.canonical) for row in rows if row.relevant)
-    return replace(judge, recall_keys=keys, manifest_pages=len(rows))
+    return replace(judge, recall_keys=keys, manifest_pages=len(rows), manifest_relevant=len(keys))
 
 
 def no_truth_note(domain: str) -> str | None:
@@ -196,6 +211,7 @@ class ScoredRun:
     rows: list[MetricsRow]
     truth_scores: TruthScores | None
     ended: str
+    found: frozenset[str] = frozenset()  # its truly relevant pages (`Judge.found`)
 
 
 def score_run(run_id: str, judge: Judge | None, strategy: str, domain: str, repeat: int,
@@ -213,8 +229,10 @@ def score_run(run_id: str, judge: Judge | None, strategy: str, domain: str, repe
     if judge is None:
         rows = record_outcomes(outcomes, strategy, domain, repeat, report_every,
                                also_at=tuple(also_at))  # fmt: skip
-        scores = None
+        scores, found = None, frozenset()
     else:
-        rows = judge.rows(outcomes, strategy, domain, repeat, report_every, also_at)
-        scores = judge.truth_scores(outcomes)
-    return ScoredRun([replace(row, ended=ended) for row in rows], scores, ended)
+        pages = list(judge.pages(outcomes))  # each page keyed once (a world's truth: 0.1 ms)
+        rows = judge.rows(pages, strategy, domain, repeat, report_every, also_at)
+        scores = judge.truth_scores(pages)
+        found = judge.found(pages)
+    return ScoredRun([replace(row, ended=ended) for row in rows], scores, ended, found)

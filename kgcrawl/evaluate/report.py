@@ -14,7 +14,7 @@
 | ar | mean R(p) (Eq. 11) |
 | sd | population standard deviation of R(p) (Eq. 12) |
 | true_harvest | truly relevant pages / DP; empty without ground truth |
-| recall | share of the known relevant URLs downloaded; empty without ground truth |
+| recall | share of the known relevant pages downloaded (run._rescore); empty without truth |
 | ended | how its run ended: budget, frontier exhausted, signal, error; early (why not known) |
 
 `summary.md` holds, per domain, a table in the style of Table 2 (each

@@ -184,9 +184,10 @@ def test_the_file_and_the_crawl_spell_urls_the_same_way(tmp_path) -> None:
     assert judge.label(judge.page("http://b.test/unlisted")) is None
     outcomes = [_outcome("http://a.test/travel1", 0.5), _outcome("http://b.test/unlisted", 0.6),
                 _outcome("http://a.test/news", 0.1)]  # fmt: skip
-    (row,) = judge.rows(outcomes, "bfs", "tourism", 0, report_every=10)
+    pages = list(judge.pages(outcomes))
+    (row,) = judge.rows(pages, "bfs", "tourism", 0, report_every=10)
     assert (row.true_harvest, row.recall) == (pytest.approx(1 / 3), 1 / MANIFEST_RELEVANT)
-    scores = judge.truth_scores(outcomes)
+    scores = judge.truth_scores(pages)
     assert (scores.relevant, scores.irrelevant, scores.unknown) == ([0.5], [0.6, 0.1], 1)
 
 
