@@ -64,6 +64,9 @@ AXIS_LABEL = {
     "true_harvest": "true harvest rate (truly relevant / DP)",
     "recall": "recall of the relevant pages",
 }
+TITLE = {"lp": "LP", "ac": "AC", "ar": "AR", "sd": "SD", "true_harvest": "True harvest",
+         "recall": "Recall"}  # fmt: skip
+SHARES = ("ac", "true_harvest", "recall")  # fractions, shown as percentages
 _INTS = {"repeat", "dp", "lp"}
 _TEXTS = {"strategy", "domain"}
 _OPTIONAL = {"true_harvest", "recall", "ended"}
@@ -242,8 +245,6 @@ def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
 
     Metrics with nothing to draw (`unplotted`) get no PNG.
     """
-    from matplotlib.figure import Figure
-
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -254,21 +255,37 @@ def plot_metrics(rows: Sequence[MetricsRow], out_dir: str | Path) -> list[Path]:
         for metric in PLOTTED:
             if metric in skipped:
                 continue
-            fig = Figure(figsize=(7, 4.5), dpi=100)
-            ax = fig.add_subplot()
-            for name, label in labels.items():
-                points = _mean_curve([r for r in mine if r.strategy == name], metric)
-                ax.plot(*zip(*points, strict=True), marker=".", label=label)
-            ax.set_xlabel("DP (pages downloaded)")
-            ax.set_ylabel(AXIS_LABEL[metric])
-            ax.set_title(f"{metric.upper().replace('_', ' ')} against DP ({domain})")
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize="small")
-            fig.tight_layout()
+            curves = {label: _mean_curve([r for r in mine if r.strategy == name], metric)
+                      for name, label in labels.items()}  # fmt: skip
             path = out_dir / f"{domain}-{metric}.png"
-            fig.savefig(path, format="png")
+            metric_figure(metric, domain, curves).savefig(path, format="png")
             written.append(path)
     return written
+
+
+def metric_figure(metric: str, domain: str, curves: dict[str, list[tuple[float, float]]]):
+    """A metric against DP, a line per legend label; shares in percent, as the tables give them.
+
+    >>> ax = metric_figure("recall", "tourism", {"BFS": [(500, 0.2), (1000, 0.3)]}).axes[0]
+    >>> ax.get_title(), ax.yaxis.get_major_formatter()(0.25, 0).endswith("%")
+    ('Recall against DP (tourism)', True)
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    fig = Figure(figsize=(7, 4.5), dpi=100)
+    ax = fig.add_subplot()
+    for label, points in curves.items():
+        ax.plot(*zip(*points, strict=True), marker=".", label=label)
+    ax.set_xlabel("DP (pages downloaded)")
+    ax.set_ylabel(AXIS_LABEL[metric])
+    ax.set_title(f"{TITLE[metric]} against DP ({domain})")
+    if metric in SHARES:
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
 
 
 def _legend(rows: list[MetricsRow]) -> dict[str, str]:
@@ -379,7 +396,7 @@ def _format(column: str, value: float | None) -> str:
         return "–"
     if column == "lp":
         return _number(value)
-    if column in ("ac", "true_harvest", "recall"):
+    if column in SHARES:
         return _percent(value)
     return f"{value:.4f}"
 
