@@ -1,10 +1,10 @@
 """Workers on a Ray cluster: actors that fetch and analyse the URLs the scheduler hands out.
 
 Each actor is one process holding the analyser state (the crawl's topic matcher,
-jieba's dictionary once loaded) and a Fetcher, and runs `SLOTS_PER_ACTOR`
-fetches at once in threads, as one local analyser process serves several fetch
-threads. `--workers N` starts ⌈N / SLOTS_PER_ACTOR⌉ actors of one CPU each,
-spread over the nodes; their slots add up to N.
+jieba's dictionary once loaded) and a Fetcher, and runs its share of the N
+fetches (`--workers N`) at once in threads, as one local analyser process serves
+several fetch threads. There are ⌈N / SLOTS_PER_ACTOR⌉ actors of one CPU each,
+spread over the nodes, but no more than the cluster has CPUs (`actor_count`).
 
 The scheduler (frontier, strategy, PageRank, politeness, run log, graph writes)
 stays in the process that runs `kgcrawl crawl`, on the head node or any machine
@@ -69,6 +69,23 @@ class PageWorker:
         return os.getpid()
 
 
+def actor_count(capacity: int, cpus: float) -> int:
+    """Actors for `capacity` slots: one per `SLOTS_PER_ACTOR`, at most one per CPU of the
+    cluster (`cpus`).
+
+    An actor analyses on one CPU, and its fetches are threads that mostly wait: on
+    a 2-CPU machine `--workers 16` asked for 4 actors of 1 CPU, which Ray could not
+    place, and the crawl stopped after waiting `START_TIMEOUT` (120 s); 2 actors of 8
+    slots crawl. A cluster with no CPU yet (an autoscaler's head) gets the actors it
+    would need, and Ray places them as nodes come.
+
+    >>> actor_count(16, 2), actor_count(4, 8), actor_count(9, 8), actor_count(16, 0)
+    (2, 1, 3, 4)
+    """
+    wanted = math.ceil(capacity / SLOTS_PER_ACTOR)
+    return min(wanted, int(cpus)) if cpus >= 1 else wanted
+
+
 def import_ray():
     """The ray module, or one line saying how to install it."""
     try:
@@ -104,7 +121,7 @@ class RayWorkers:
                          configure_logging=False)  # fmt: skip
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") from None
-        actors = math.ceil(capacity / SLOTS_PER_ACTOR)
+        actors = actor_count(capacity, ray.cluster_resources().get("CPU", 0))
         per_actor = math.ceil(capacity / actors)
         remote = ray.remote(PageWorker).options(
             num_cpus=1,

@@ -92,6 +92,20 @@ def test_a_killed_ray_worker_url_is_retried(ray_cluster, sandbox) -> None:
     assert sum(a.path == page for a in sandbox.access_log(host)) >= 2, "asked once: not retried"
 
 
+def test_more_workers_than_cpus_run_as_threads_of_fewer_actors(ray_cluster, sandbox) -> None:
+    # the cluster has 2 CPUs: 16 workers at 4 a CPU would be 4 actors Ray cannot place
+    settings = load_settings("tourism", {"fetch.delay": 0.0})
+    urls = list(sandbox.world.seeds("tourism")[:16])
+    workers = RayWorkers(settings.fetch, 16, [("旅游",)], parse_resolve(tuple(sandbox.resolve)))
+    try:
+        assert len(workers.actors) == 2
+        done = [future.result(timeout=60) for future in [workers.submit(url, "resiliparse")
+                                                         for url in urls]]  # fmt: skip
+    finally:
+        workers.close()
+    assert [d.outcome.url for d in done] == urls and all(d.outcome.downloaded for d in done)
+
+
 def test_a_killed_ray_scheduler_resumes_to_a_valid_run(ray_cluster, tmp_path) -> None:
     with quick_sandbox() as resolve:
         runs = killed_and_resumed(
