@@ -172,13 +172,17 @@ class Executor:
     address: str | None = None  # ray: "auto", "ray://HOST:10001", or None for a local Ray
 
     def check(self) -> None:
-        """A known kind, and Ray importable for "ray" (else one line saying how to install it)."""
+        """A known kind, and for "ray" Ray importable (else one line saying how to install it)
+        and something answering at the address."""
         if self.kind not in ("local", "ray"):
             raise KgcrawlError(f"the executor must be local or ray, not {self.kind!r}")
         if self.kind == "ray":
-            from kgcrawl.crawl.ray_workers import import_ray
+            from kgcrawl.crawl.ray_workers import RayUnavailable, import_ray, unreachable
 
             import_ray()
+            why = unreachable(self.address) if self.address else None
+            if why is not None:
+                raise RayUnavailable(f"cannot reach the Ray cluster at {self.address}: {why}")
 
 
 def _answer(future: Future[Done]) -> Done | BaseException:

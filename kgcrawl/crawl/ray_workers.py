@@ -19,8 +19,10 @@ from __future__ import annotations
 import logging
 import math
 import os
+import socket
 import threading
 from concurrent.futures import Future
+from urllib.parse import urlsplit
 
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping
@@ -90,6 +92,28 @@ def actor_count(capacity: int, cpus: float, own: bool = False) -> int:
     return max(1, min(wanted, int(cpus))) if cpus >= 1 else wanted
 
 
+def unreachable(address: str, timeout: float = 5.0) -> str | None:
+    """Why nothing answers at a cluster's `address` (HOST:PORT or ray://HOST:PORT), or None
+    (also for `auto`, which Ray looks up itself).
+
+    Ray retries an address where nothing listens for minutes, printing a warning
+    every few seconds (`--ray-address 127.0.0.1:9`: still retrying after 3 min): one TCP
+    connection tells first.
+    """
+    parts = urlsplit(address if "://" in address else f"ray://{address}")
+    try:
+        port = parts.port
+    except ValueError:
+        return None  # not HOST:PORT: Ray's own message says what is wrong
+    if parts.hostname is None or port is None:
+        return None
+    try:
+        socket.create_connection((parts.hostname, port), timeout).close()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
 def import_ray():
     """The ray module, or one line saying how to install it."""
     try:
@@ -100,7 +124,7 @@ def import_ray():
 
 
 class RayWorkers:
-    """`capacity` slots over ⌈capacity / SLOTS_PER_ACTOR⌉ actors; a URL goes to the least busy."""
+    """`capacity` slots over `actor_count` actors; a URL goes to the least busy."""
 
     def __init__(
         self,
@@ -126,7 +150,8 @@ class RayWorkers:
                 ray.init(address=address or "local", include_dashboard=False,
                          log_to_driver=False, configure_logging=False)  # fmt: skip
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") from None
+                where = f"reach the Ray cluster at {address}" if address else "start a Ray here"
+                raise RayUnavailable(f"cannot {where}: {exc}") from None
         own = self._owns_ray and address is None
         actors = actor_count(capacity, ray.cluster_resources().get("CPU", 0), own)
         per_actor = math.ceil(capacity / actors)

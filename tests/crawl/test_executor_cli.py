@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 
 import pytest
@@ -38,3 +39,27 @@ def test_misplaced_executor_options_are_one_line_and_exit_2(argv, says, capsys, 
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
     code, said = run(["crawl", "tourism", "--graph", "none", *argv], capsys)
     assert code == 2 and says in said
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_ray_address_where_nothing_answers_is_one_line(scheme, capsys, tmp_path,
+                                                         monkeypatch) -> None:  # fmt: skip
+    # Ray itself retried such an address for minutes, a warning every few seconds
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    with socket.socket() as bound:  # bound and not listening: a connection is refused
+        bound.bind(("127.0.0.1", 0))
+        address = f"{scheme}127.0.0.1:{bound.getsockname()[1]}"
+        argv = [
+            "crawl",
+            "tourism",
+            "--graph",
+            "none",
+            "--executor",
+            "ray",
+            "--ray-address",
+            address,
+        ]
+        code, said = run(argv, capsys)
+    assert code == 2
+    assert f"cannot reach the Ray cluster at {address}: Connection refused" in said
+    assert not (tmp_path / "runs").exists(), "no run may start"
