@@ -49,17 +49,8 @@ def test_a_ray_address_where_nothing_answers_is_one_line(scheme, capsys, tmp_pat
     with socket.socket() as bound:  # bound and not listening: a connection is refused
         bound.bind(("127.0.0.1", 0))
         address = f"{scheme}127.0.0.1:{bound.getsockname()[1]}"
-        argv = [
-            "crawl",
-            "tourism",
-            "--graph",
-            "none",
-            "--executor",
-            "ray",
-            "--ray-address",
-            address,
-        ]
-        code, said = run(argv, capsys)
+        ray = ["--executor", "ray", "--ray-address", address]
+        code, said = run(["crawl", "tourism", "--graph", "none", *ray], capsys)
     assert code == 2
     assert f"cannot reach the Ray cluster at {address}: Connection refused" in said
     assert not (tmp_path / "runs").exists(), "no run may start"
