@@ -272,9 +272,18 @@ class Engine:
 
     # -- the loop ------------------------------------------------------------------
 
+    def _record_executor(self) -> None:
+        """Where the workers run, from which outcome on: a resume may switch the executor,
+        which changes no result but the pages/s (`runs show` says which ran)."""
+        used = self.state.meta().get("executors", [])
+        if not used or used[-1]["kind"] != self.executor.kind:
+            kind, first = self.executor.kind, self.state.count() + 1
+            self.state.set_meta({"executors": [*used, {"kind": kind, "first": first}]})
+
     def run(self) -> CrawlResult:
         start = time.monotonic()
         self.state.set_meta({"ended": None})  # going on: no end yet (a resumed run had one)
+        self._record_executor()
         try:
             with _signals_stop(self._stop):
                 workers = self._start_workers()

@@ -263,6 +263,10 @@ def run_details(run_id: str) -> Table:
                           _from(value, origins.get(key)))  # fmt: skip
     for version in meta.get("ontologies", []):
         table.add_row(f"ontology from outcome {version['first']}", version["path"])
+    executors = meta.get("executors", [])  # runs before it was kept: none
+    for used in executors:
+        where = "executor" if len(executors) == 1 else f"executor from outcome {used['first']}"
+        table.add_row(where, used["kind"])
     for reason, count in state.failure_counts()[:SHOWN_REASONS]:
         table.add_row(f"failed: {reason}", str(count))
     state.close()

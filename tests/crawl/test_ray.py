@@ -10,6 +10,7 @@ and a scheduler killed with SIGKILL must resume to a valid end.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,11 +20,13 @@ from itertools import pairwise
 from urllib.parse import urlsplit
 
 import pytest
+from rich.console import Console
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.ray_workers import RayWorkers
 from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.view import run_details
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.text.urls import host_of
@@ -48,7 +51,11 @@ def test_a_ray_crawl_is_valid_polite_and_at_parity(ray_cluster, sandbox, graph_s
     assert result.dp == 120 and result.ended == "budget"
     state = RunState.open(result.run_id)
     outcomes = list(state.outcomes())
+    assert state.meta()["executors"] == [{"kind": "ray", "first": 1}]
     state.close()
+    console = Console(width=100, record=True)
+    console.print(run_details(result.run_id))
+    assert re.search(r"│ executor +│ ray +│", console.export_text()), "runs show names it"
     assert [o.seq for o in outcomes] == list(range(1, len(outcomes) + 1))
     urls = [o.url for o in outcomes]
     assert len(set(urls)) == len(urls), "a URL fetched twice"
