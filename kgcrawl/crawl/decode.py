@@ -13,15 +13,10 @@ import codecs
 import re
 
 from kgcrawl.errors import KgcrawlError
-from kgcrawl.text.charsets import legacy_decode
+from kgcrawl.text.charsets import bom_encoding, legacy_decode
 
 _META = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _HEADER = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_BOMS = (
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
 _SUPERSETS = {
     "gbk": "gb18030",
     "gb2312": "gb18030",
@@ -65,7 +60,8 @@ def declared_charsets(body: bytes, content_type: str = "") -> list[str]:
     header = _HEADER.search(content_type or "")
     if header:
         found.append(header.group(1))
-    found += [name for bom, name in _BOMS if body.startswith(bom)]
+    if bom := bom_encoding(body):
+        found.append(bom)
     meta = _META.search(body[:4096])
     if meta:
         found.append(meta.group(1).decode("ascii", "replace"))

@@ -18,8 +18,32 @@ served as undeclared GBK all as GB18030, as before.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import re
+
+# The encoding each byte-order mark names. UTF-32's little-endian mark begins with
+# UTF-16's, so it is looked for first.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def bom_encoding(raw: bytes) -> str | None:
+    """The encoding a byte-order mark at the start of `raw` names (the mark stays in the
+    text it decodes to), or None: for a crawled page and a corpus file alike.
+
+    >>> bom_encoding(b"\\xff\\xfeh\\x00"), bom_encoding(b"\\xff\\xfe\\x00\\x00h\\x00\\x00\\x00")
+    ('utf-16-le', 'utf-32-le')
+    >>> bom_encoding(b"<html>") is None
+    True
+    """
+    return next((name for bom, name in _BOMS if raw.startswith(bom)), None)
+
 
 # Below this share of non-ASCII bytes, bytes that are neither UTF-8 nor Chinese are read
 # as Windows-1252 without asking charset_normalizer, which guesses Cyrillic or Japanese

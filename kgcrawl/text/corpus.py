@@ -16,7 +16,6 @@ error, because nothing downstream can work from it.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcrawl.errors import KgcrawlError
-from kgcrawl.text.charsets import legacy_decode
+from kgcrawl.text.charsets import bom_encoding, legacy_decode
 from kgcrawl.text.tokenize import is_chinese
 
 TEXT_SUFFIXES = (".txt", ".md")
@@ -119,13 +118,6 @@ def _file_text(name: str, suffix: str, raw: bytes, corpus: Corpus) -> str | None
 
 
 UNDECODABLE = "undecodable (binary, or no text encoding fits)"
-# UTF-32's little-endian BOM begins with UTF-16's: it is looked for first.
-_WIDE_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
 _COMMENT_OPEN = re.compile(rb"<!--")
 
 
@@ -134,12 +126,12 @@ def decode(raw: bytes) -> str | None:
     allowed), else the legacy code page `text.charsets` finds (Chinese GB18030 only when
     it reads as Chinese); None for binary data (NUL bytes) or when nothing fits.
     """
-    for bom, codec in _WIDE_BOMS:
-        if raw.startswith(bom):
-            try:
-                return raw.decode(codec)
-            except UnicodeDecodeError:
-                return None
+    wide = bom_encoding(raw)
+    if wide is not None and wide != "utf-8":
+        try:
+            return raw.decode(wide).removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return None
     if b"\x00" in raw:
         return None
     try:
