@@ -12,11 +12,16 @@ from kgcrawl.graph.store import QueryResult
 from kgcrawl.runs import iso_time
 
 CELL_CHARS = 120
+LIST_ITEMS = 50  # items of a list shown to people before "… N more"
 
 
 def result_table(result: QueryResult, title: str | None = None) -> Records:
     """A table where it fits, else a key: value block per row (kgcrawl/fit.py); long
-    values (page text) cut to CELL_CHARS; the caption counts the rows."""
+    text (a page's) cut to CELL_CHARS; the caption counts the rows.
+
+    A list or a map is never cut mid-way: each of its texts is cut on its own
+    (`_readable`), so the URLs of a `crawl_path` or a node's properties all show.
+    """
     rows, columns = result.rows, result.columns
     times = _time_columns(result)
     numbers = frozenset(
@@ -25,7 +30,7 @@ def result_table(result: QueryResult, title: str | None = None) -> Records:
     caption = f"{len(rows)} row{'s' * (len(rows) != 1)}"
     table = Records(columns, title=title, caption=caption, numeric=numbers)
     for cells in readable_rows(result, times):
-        table.add_row(*(c if len(c) <= CELL_CHARS else c[: CELL_CHARS - 1] + "…" for c in cells))
+        table.add_row(*cells)
     return table
 
 
@@ -38,7 +43,8 @@ def readable_rows(result: QueryResult, times: set[int] | None = None) -> list[li
     """
     times = _time_columns(result) if times is None else times
     return [
-        [iso_time(v) if i in times else _text(v) for i, v in enumerate(row)] for row in result.rows
+        [iso_time(v) if i in times else _readable(v) for i, v in enumerate(row)]
+        for row in result.rows
     ]
 
 
@@ -74,6 +80,35 @@ def result_csv(result: QueryResult) -> str:
     for row in result.rows:
         writer.writerow([_text(value, exact=True) for value in row])
     return out.getvalue()
+
+
+def _readable(value: Any, nested: bool = False) -> str:
+    """A cell for people: text cut to CELL_CHARS (quoted inside a list or map), floats
+    to 6 significant digits, a list to its first LIST_ITEMS items.
+
+    >>> _readable({"url": "http://h/", "share": 2 / 3, "seen_at": None})
+    '{url: "http://h/", share: 0.666667, seen_at: }'
+    >>> _readable(["x" * 500]) == '["' + "x" * 119 + '…"]', _readable(list(range(52)))[-17:]
+    (True, '48, 49, … 2 more]')
+    """
+    if isinstance(value, list):
+        items = [_readable(item, nested=True) for item in value[:LIST_ITEMS]]
+        if len(value) > LIST_ITEMS:
+            items.append(f"… {len(value) - LIST_ITEMS} more")
+        return "[" + ", ".join(items) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_entry(k, v)}" for k, v in value.items()) + "}"
+    text = value if isinstance(value, str) else _text(value)
+    if len(text) > CELL_CHARS:
+        text = text[: CELL_CHARS - 1] + "…"
+    return json.dumps(text, ensure_ascii=False) if nested and isinstance(value, str) else text
+
+
+def _entry(key: str, value: Any) -> str:
+    """A map's value as `_readable`, a `…_at` time as `readable_rows` shows a column of them."""
+    if key.endswith("_at") and value is not None and _is_epoch_ms(value):
+        return iso_time(value)
+    return _readable(value, nested=True)
 
 
 def _text(value: Any, exact: bool = False) -> str:

@@ -82,6 +82,19 @@ def test_saved_query_table_is_titled_and_shows_times_as_people_read_them(env) ->
     assert json.loads(as_json)[0]["started_at"] == CRAWL.started_at  # programs get the number
 
 
+def test_lists_and_maps_show_whole_and_only_long_text_is_cut(env) -> None:
+    """A path of URLs (saved query `crawl_path`) or a node shows every item; a page's text
+    inside is cut, as a text column is."""
+    urls = [f"http://example.org/{i}/a-long-path-of-the-site/page.html" for i in range(6)]
+    cypher = "RETURN $urls AS urls, {text: $text, url: 'http://h1/a', seen_at: $at} AS page"
+    params = [f"urls={json.dumps(urls)}", "text=" + "旅游" * 200, "at=1700000000000"]
+    result = runner.invoke(app, ["query", cypher, *(a for p in params for a in ("-p", p))])
+    assert result.exit_code == 0, result.output
+    assert all(url in result.output for url in urls)
+    assert '"http://h1/a"' in result.output and iso_time(1_700_000_000_000) in result.output
+    assert 50 < result.output.count("旅") < 70 and "…" in result.output
+
+
 def test_explicit_graph_uri(graph_server, world_home) -> None:
     uri = graph_server.uri("kgcrawl")
     result = runner.invoke(app, ["query", "MATCH (h:Host) RETURN count(h) AS n", "--graph", uri])
