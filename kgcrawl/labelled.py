@@ -53,7 +53,7 @@ from kgcrawl.calibrate import (
     write_cache,
 )
 from kgcrawl.config import Settings, with_overrides
-from kgcrawl.crawl.versions import file_sha256, recorded
+from kgcrawl.crawl.versions import OntologyVersion, file_sha256, recorded
 from kgcrawl.evaluate.judge import Judge
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.runs import Run, open_run
@@ -132,6 +132,7 @@ class LabelledCalibration:
     pages: Labelled
     corpus: Thresholds
     corpus_f1: float
+    ontology: Path  # the ontology the α is for (`scoring_ontology`)
 
 
 def calibrate_labelled(settings: Settings, run_id: str, truth: Path) -> LabelledCalibration:
@@ -148,12 +149,19 @@ def calibrate_labelled(settings: Settings, run_id: str, truth: Path) -> Labelled
     with open_run(run_id) as run:
         strategy = run.meta["settings"]["crawl.strategy"]
         settings = with_overrides(settings, {"crawl.strategy": strategy}, f"run {run_id}")
+        if run.meta.get("domain", settings.domain) != settings.domain:
+            raise CalibrationError(
+                f"run {run_id} is a crawl of {run.meta['domain']}, not of {settings.domain}: "
+                f"calibrate {run.meta['domain']} on it"
+            )
+        settings = scoring_ontology(settings, recorded(run.meta))
         keywords = uses_keywords(settings)
         pages = labelled_scores(run, judge, settings, topic_model_for(settings, keywords=keywords))
     if pages.count == 0 and pages.other_ontology:
         raise CalibrationError(
             f"run {run_id}: none of its pages was counted with {settings.ontology} as it is "
-            "now; label pages of a crawl with today's ontology"
+            "now, and the ontology files it crawled with have changed since; label pages of "
+            "a crawl with an ontology as it is now"
         )
     source = f"labelled pages of run {run_id} ({truth})"
     pages.check(source)  # before the corpora's calibration, which may take seconds
@@ -165,4 +173,24 @@ def calibrate_labelled(settings: Settings, run_id: str, truth: Path) -> Labelled
     write_cache(result)
     plot_distributions(result, settings.domain)
     corpus_f1 = separation(pages.relevant, pages.irrelevant, corpus.alpha).f1
-    return LabelledCalibration(result, pages, corpus, corpus_f1)
+    return LabelledCalibration(result, pages, corpus, corpus_f1, settings.ontology)
+
+
+def scoring_ontology(settings: Settings, versions: list[OntologyVersion]) -> Settings:
+    """`settings` with the ontology a run's pages can be scored under: the pipeline's when
+    the run crawled with it as it is now, else the last of the run's own that is unchanged.
+
+    A page's recorded counts are by its ontology version's concepts, so a run crawled
+    with another file (the demo's FCA ontology, a refreshed `tourism.v2.owl`) has no page
+    the pipeline's ontology can score; `runs sample`'s hint named the pipeline's domain
+    all the same, and calibrating stopped there. Its α is then the run's ontology's, used
+    by crawls given that file (`crawl --ontology FILE`).
+    """
+    today = file_sha256(settings.ontology)
+    if any(version.sha256 == today for version in versions):
+        return settings
+    for version in reversed(versions):
+        path = Path(version.path)
+        if path.is_file() and file_sha256(path) == version.sha256:
+            return version.settings(settings)
+    return settings

@@ -127,13 +127,42 @@ def test_labels_that_cannot_choose_alpha_are_one_line_naming_the_file(
     assert named in err and str(truth) in err
 
 
-def test_a_run_counted_with_another_ontology_is_refused(home, capsys) -> None:
+def test_a_run_of_another_domain_is_refused(home, capsys) -> None:
     _, pages, tmp = home
     truth = _manifest(tmp / "labels.jsonl", _by_median(pages))
     with pytest.raises(SystemExit) as ended:
         main(["calibrate", "rainstorm", "--truth", str(truth), "--run", RUN])
     err = capsys.readouterr().err.strip()
-    assert ended.value.code == 2 and f"run {RUN}: none of its pages was counted with" in err
+    assert ended.value.code == 2 and f"run {RUN} is a crawl of tourism, not of rainstorm" in err
+
+
+def test_a_run_crawled_with_an_ontology_of_its_own_calibrates_that_ontology(
+    home, sandbox, capsys
+) -> None:
+    """A run crawled with another file than the pipeline's (the demo's FCA ontology, a
+    refreshed version): `runs sample`'s hint, `calibrate DOMAIN --truth --run`, gives the
+    α of that file, which a crawl given the file uses; once the file changes, one line."""
+    settings, _, tmp = home
+    own = tmp / "tourism.mine.owl"
+    own.write_bytes((settings.ontology.parent / "tourism.fca.owl").read_bytes())
+    run = "own-ontology"
+    kgcrawl.crawl("tourism", max_pages=80, workers=1, seed=0, resolve=sandbox.resolve,
+                  graph="none", run_id=run, set={**FIXED, "ontology": str(own)})  # fmt: skip
+    with kgcrawl.open_run(run) as crawled:
+        pages = [(page.url, page.relevance) for page in crawled]
+    truth = _manifest(tmp / "labels.jsonl", _by_median(pages))
+    main(["calibrate", "tourism", "--truth", str(truth), "--run", run, *_sets(settings)])
+    out = " ".join(capsys.readouterr().out.split())
+    alpha = float(out.split(f"crawls with fcits_oh --ontology {own} now use α = ")[1].split()[0])
+    mine = resolve_thresholds(with_overrides(settings, {"ontology": str(own)}))
+    assert mine.relevance.alpha == pytest.approx(alpha, abs=0.005)
+    assert mine.origins["relevance.alpha"].startswith(f"calibrated on labelled pages of run {run}")
+    own.write_bytes(own.read_bytes() + b"\n<!-- edited -->\n")
+    with pytest.raises(SystemExit) as ended:
+        main(["calibrate", "tourism", "--truth", str(truth), "--run", run])
+    err = capsys.readouterr().err.strip()
+    assert ended.value.code == 2 and len(err.splitlines()) == 1
+    assert "the ontology files it crawled with have changed since" in err
 
 
 def test_a_sampled_sheet_labelled_in_part_calibrates_and_is_never_overwritten(home, capsys):

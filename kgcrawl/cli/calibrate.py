@@ -81,10 +81,12 @@ def _labelled(settings: Settings, domain: str, run: str, truth: Path) -> None:
     done = calibrate_labelled(settings, run, truth)
     result, pages = done.thresholds, done.pages
     _report(domain, "labelled pages", ("relevant", "not relevant"), result, settings)
+    ontology = "" if done.ontology == settings.ontology else f" --ontology {done.ontology}"
     console.print(
         f"the corpora's α = {done.corpus.alpha:.2f} has F1 {done.corpus_f1:.3f} on these pages\n"
-        f"crawls with {result.strategy} now use α = {result.alpha:.2f}",
+        f"crawls with {result.strategy}{ontology} now use α = {result.alpha:.2f}",
         highlight=False,
+        soft_wrap=True,
     )
     left = [f"{pages.unlisted} not in {truth}"] if pages.unlisted else []
     if pages.other_ontology:
