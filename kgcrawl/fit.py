@@ -31,6 +31,8 @@ class Records:
     narrow: Callable[[Sequence[str]], RenderableType] | None = None
 
     def add_row(self, *cells: str) -> None:
+        """Cells are data (a page title, a URL): shown as written, never read as rich markup,
+        which drops `[travel]` from a title and stops at `[/b]` (MarkupError)."""
         self.rows.append(cells)
 
     def table(self) -> Table:
@@ -39,7 +41,7 @@ class Records:
             justify = "right" if name in self.numeric else "left"
             table.add_column(name, justify=justify, no_wrap=True)
         for row in self.rows:
-            table.add_row(*row)
+            table.add_row(*map(Text, row))
         return table
 
     def blocks(self) -> Group:
@@ -55,7 +57,7 @@ class Records:
             grid.add_column(style="dim", no_wrap=True, min_width=width + 1)
             grid.add_column(overflow="fold")
             for name, cell in zip(self.columns, row, strict=True):
-                grid.add_row(f"{name}:", cell)
+                grid.add_row(Text(f"{name}:"), Text(cell))
             if index:
                 parts.append(Text(""))
             parts.append(grid)

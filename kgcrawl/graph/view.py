@@ -84,10 +84,10 @@ def result_csv(result: QueryResult) -> str:
 
 def _readable(value: Any, nested: bool = False) -> str:
     """A cell for people: text cut to CELL_CHARS (quoted inside a list or map), floats
-    to 6 significant digits, a list to its first LIST_ITEMS items.
+    to 6 significant digits, a list to its first LIST_ITEMS items, null inside them.
 
     >>> _readable({"url": "http://h/", "share": 2 / 3, "seen_at": None})
-    '{url: "http://h/", share: 0.666667, seen_at: }'
+    '{url: "http://h/", share: 0.666667, seen_at: null}'
     >>> _readable(["x" * 500]) == '["' + "x" * 119 + '…"]', _readable(list(range(52)))[-17:]
     (True, '48, 49, … 2 more]')
     """
@@ -98,6 +98,8 @@ def _readable(value: Any, nested: bool = False) -> str:
         return "[" + ", ".join(items) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_entry(k, v)}" for k, v in value.items()) + "}"
+    if value is None and nested:  # an empty cell says it; an empty item would not
+        return "null"
     text = value if isinstance(value, str) else _text(value)
     if len(text) > CELL_CHARS:
         text = text[: CELL_CHARS - 1] + "…"

@@ -95,6 +95,19 @@ def test_lists_and_maps_show_whole_and_only_long_text_is_cut(env) -> None:
     assert 50 < result.output.count("旅") < 70 and "…" in result.output
 
 
+@pytest.mark.parametrize("layout", ["table", "key: value"])
+def test_text_from_the_web_shows_as_written(env, layout) -> None:
+    """Titles are data, not rich markup: `[travel]` stays, `[/b]` does not stop the
+    command, `:thumbs_up:` is no emoji; a null inside a list says so."""
+    titles = ["[travel] Best beaches", "[/b] forum :thumbs_up:"]
+    wide = ", 'x' AS padding" if layout == "table" else ", '" + "long words " * 12 + "' AS v"
+    cypher = f"RETURN $a AS a, $b AS b, [true, null] AS l{wide}"
+    result = runner.invoke(app, ["query", cypher, "-p", f"a={titles[0]}", "-p", f"b={titles[1]}"])
+    assert result.exit_code == 0, result.output
+    assert ("a: " in result.output) == (layout == "key: value")
+    assert all(title in result.output for title in titles) and "[true, null]" in result.output
+
+
 def test_explicit_graph_uri(graph_server, world_home) -> None:
     uri = graph_server.uri("kgcrawl")
     result = runner.invoke(app, ["query", "MATCH (h:Host) RETURN count(h) AS n", "--graph", uri])
