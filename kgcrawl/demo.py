@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from kgcrawl.ontology.refresh import RefreshResult
     from kgcrawl.runner import CrawlRequest
 
-DOMAIN = "tourism"
 STRATEGY = "fcits_oh"
 BASELINE = "bfs"
 CHECKPOINTS = 10  # metrics rows over the crawl
@@ -59,9 +58,9 @@ QUERIES: tuple[tuple[str, dict[str, int]], ...] = (
 )
 
 
-# What each stage does, for the live display.
+# What each stage does, for the live display (`{domain}`: the demo's domain).
 STAGES = {
-    "ontology": f"FCA ontology from corpus/{DOMAIN}, merged into the shipped one",
+    "ontology": "FCA ontology from corpus/{domain}, merged into the shipped one",
     "crawl": f"{STRATEGY} on the sandbox web, into the embedded graph",
     "baseline": f"{BASELINE} on the same world, to measure {STRATEGY} against",
     "queries": "saved queries: " + ", ".join(name for name, _ in QUERIES),
@@ -79,6 +78,7 @@ class DemoOptions:
     """What `kgcrawl demo` was asked."""
 
     out: Path = Path("kgcrawl-demo")
+    domain: str = "tourism"  # a shipped pipeline with a corpus: tourism or rainstorm
     max_pages: int = 2000
     baseline_pages: int | None = None  # the BFS baseline's budget; None: half of max_pages
     workers: int = 8
@@ -136,10 +136,13 @@ def run_demo(
         if value is not None and value < 1:
             raise DemoError(f"{name} must be at least 1, got {value}")
     check_world(opts.sandbox_size, opts.sandbox_profile)
-    shipped = load_settings(DOMAIN)
-    corpus = shipped.source.parent.parent / "corpus" / DOMAIN
+    shipped = load_settings(opts.domain)
+    corpus = shipped.source.parent.parent / "corpus" / shipped.domain
     if not corpus.is_dir():
-        raise DemoError(f"{corpus}: the demo needs the shipped corpus (run it from a checkout)")
+        raise DemoError(
+            f"{corpus}: no corpus of {shipped.domain} to build the demo's ontology from "
+            "(tourism's and rainstorm's are in a checkout)"
+        )
     out = opts.out
     out.mkdir(parents=True, exist_ok=True)
     result = DemoResult(opts, out / "report.md")
@@ -147,9 +150,9 @@ def run_demo(
 
     _, started = start_embedded()
     try:
-        owl = (out / "ontology" / f"{DOMAIN}.fca.owl").resolve()
+        owl = (out / "ontology" / f"{shipped.domain}.fca.owl").resolve()
         with stage("ontology"):
-            result.build = _build(corpus, shipped.ontology, owl, out / "lattice")
+            result.build = _build(shipped.domain, corpus, shipped.ontology, owl, out / "lattice")
         with stage("crawl"):
             settings = _crawl_settings(opts, owl, corpus, STRATEGY, "embedded")
             result.alpha = settings.relevance.alpha
@@ -190,10 +193,10 @@ def _stages(result: DemoResult, on_stage: Callable[[str], None]):
     return stage
 
 
-def _build(corpus: Path, base: Path, owl: Path, lattice: Path) -> BuildResult:
+def _build(domain: str, corpus: Path, base: Path, owl: Path, lattice: Path) -> BuildResult:
     from kgcrawl.ontology.build import BuildOptions, build_ontology
 
-    options = BuildOptions(domain=DOMAIN, base=base, out=owl, lattice_dir=lattice)
+    options = BuildOptions(domain=domain, base=base, out=owl, lattice_dir=lattice)
     return build_ontology(corpus, options)
 
 
@@ -225,7 +228,7 @@ def _crawl_settings(
     if max_pages is not None:
         fixed["crawl.max_pages"] = max_pages
     overrides = demo | parse_overrides(list(opts.overrides)) | fixed
-    return resolve_thresholds(load_settings(DOMAIN, overrides))
+    return resolve_thresholds(load_settings(opts.domain, overrides))
 
 
 def _sandbox_request(opts: DemoOptions) -> CrawlRequest:
@@ -253,7 +256,7 @@ def _refresh(
     overrides = (f"ontology={owl}", "graph.uri=embedded", *opts.overrides)
     options = RefreshOptions(run=run_id, corpus=corpus, overrides=overrides)
     try:
-        return refresh_ontology(DOMAIN, options), None
+        return refresh_ontology(opts.domain, options), None
     except RefreshError as exc:
         state = RunState.open(run_id)
         ((highest,),) = state.query("SELECT max(relevance) FROM outcomes")

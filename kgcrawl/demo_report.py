@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kgcrawl.demo import BASELINE, DOMAIN, STRATEGY, DemoResult
+from kgcrawl.demo import BASELINE, STRATEGY, DemoResult
 from kgcrawl.evaluate.metrics import MetricsRow
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def report_markdown(result: DemoResult) -> str:
     lines = [
         "# kgcrawl demo",
         "",
-        f"The whole mission offline: an FCA ontology from `corpus/{DOMAIN}` merged into the "
+        f"The whole mission offline: an FCA ontology from `corpus/{opts.domain}` merged into the "
         f"shipped one, a `{STRATEGY}` crawl of {opts.max_pages:,} pages of the sandbox web "
         f"(world seed {opts.seed}, size {opts.sandbox_size}, profile {opts.sandbox_profile}, "
         f"{opts.workers} workers, "

@@ -184,6 +184,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("crawl sandbox size", [*crawl, "--sandbox", "--sandbox-size", "huge"], "huge"),
         ("crawl sandbox profile", [*crawl, "--sandbox", "--sandbox-profile", "dense"], "dense"),
         ("demo sandbox size", ["demo", "--sandbox-size", "huge"], "huge"),
+        ("demo domain", ["demo", "--domain", "museums"], "museums"),
     ]
     runs = [
         ("show unknown", ["runs", "show", "nosuch"], "nosuch"),

@@ -97,6 +97,21 @@ def test_demo_end_to_end(tmp_path) -> None:
     assert status(home) is None  # the graph server the demo started is stopped
 
 
+def test_the_demo_of_the_other_domain_builds_crawls_and_refreshes_it(tmp_path) -> None:
+    """`--domain rainstorm`: the rainstorm corpus, pipeline and truth, every stage."""
+    home, out = tmp_path / "home", tmp_path / "demo"
+    report = _demo(home, out, "--domain", "rainstorm", "--max-pages", "100",
+                   "--set", "relevance.alpha=0.45")  # fmt: skip
+    assert "an FCA ontology from `corpus/rainstorm`" in report
+    assert (out / "ontology" / "rainstorm.fca.owl").is_file()
+    last = _section(report, "## Crawl").splitlines()[-1].split("|")
+    assert last[1].strip() == "100" and 0 < float(last[6].strip().rstrip("%")) <= 100
+    runs = sorted(path.name for path in (home / "runs").iterdir())
+    assert [run.split("-")[:2] for run in runs] == [["rainstorm", "bfs"], ["rainstorm", "fcits_oh"]]
+    assert str(out / "ontology" / "rainstorm.v2.owl") in _section(report, "## New terms")
+    assert "rainstorm-true_harvest.png" in _section(report, "## Plots")
+
+
 def test_on_an_english_web_the_demo_ontology_judges_pages_as_well_as_the_best_threshold(
     tmp_path,
 ) -> None:

@@ -89,6 +89,12 @@ def demo(
     out: Annotated[
         Path, typer.Option("--out", help="Folder for report.md, plots, ontology versions.")
     ] = Path("kgcrawl-demo"),
+    domain: Annotated[
+        str,
+        typer.Option(
+            "--domain", help="tourism or rainstorm: the shipped pipeline, corpus and truth used."
+        ),
+    ] = "tourism",
     max_pages: Annotated[int, typer.Option("--max-pages", help="Pages to crawl.")] = 2000,
     baseline_pages: Annotated[
         int | None,
@@ -110,12 +116,12 @@ def demo(
     from kgcrawl.evaluate.view import final_table
     from kgcrawl.graph.view import result_table
 
-    options = DemoOptions(out=out, max_pages=max_pages, baseline_pages=baseline_pages,
-                          workers=workers, seed=seed,
+    options = DemoOptions(out=out, domain=domain, max_pages=max_pages,
+                          baseline_pages=baseline_pages, workers=workers, seed=seed,
                           sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
                           overrides=tuple(set_ or ()))  # fmt: skip
     with live_progress(console) as show:
-        result = run_demo(options, lambda stage: console.print(f"▶ {stage}: {STAGES[stage]}"), show)
+        result = run_demo(options, lambda stage: _announce(stage, STAGES, domain), show)
     console.print(crawl_summary(result.crawl))
     console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
     if result.no_truth:
@@ -131,3 +137,7 @@ def demo(
         times.add_row(name, f"{seconds:.1f}")
     console.print(times)
     console.print(f"report: {result.report}", highlight=False)
+
+
+def _announce(stage: str, stages: dict[str, str], domain: str) -> None:
+    console.print(f"▶ {stage}: {stages[stage].format(domain=domain)}", highlight=False)
