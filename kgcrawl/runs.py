@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgcrawl.crawl.outcome import Outcome
@@ -119,3 +120,33 @@ class Run:
 def open_run(run_id: str) -> Run:
     """The run with this id under the data folder (`$KGCRAWL_HOME`, else `.kgcrawl/`)."""
     return Run(RunState.open(run_id))
+
+
+def run_folder(run_id: str) -> Path:
+    """The folder of an existing run (`StateError` if there is none); the id is checked,
+    so it never names a folder outside the runs folder."""
+    from kgcrawl.crawl.state import StateError, runs_dir, state_path
+
+    folder = state_path(run_id).parent
+    if not folder.is_dir():
+        raise StateError(f"no run {run_id!r} under {runs_dir()}")
+    return folder
+
+
+def delete_run(run_id: str) -> Path:
+    """Remove a run's folder (its state and log) and return it; a run a crawl holds now
+    is refused (`RunLocked`), a damaged one is removed like any other.
+
+    The knowledge graph keeps what the run wrote into it: pages are shared by crawls.
+    """
+    import shutil
+
+    from kgcrawl.crawl.runlock import RunLock
+
+    folder = run_folder(run_id)
+    lock = RunLock(folder, run_id).acquire()
+    try:
+        shutil.rmtree(folder)
+    finally:
+        lock.release()
+    return folder

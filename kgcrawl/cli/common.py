@@ -34,7 +34,8 @@ sandbox_app = typer.Typer(
 )
 app.add_typer(sandbox_app, name="sandbox")
 runs_app = typer.Typer(
-    help="List, inspect and export crawl runs; sample pages to label.", no_args_is_help=True
+    help="List, inspect, export and delete crawl runs; sample pages to label.",
+    no_args_is_help=True,
 )
 app.add_typer(runs_app, name="runs")
 

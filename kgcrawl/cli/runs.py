@@ -1,4 +1,4 @@
-"""`kgcrawl runs list|show|export|sample`."""
+"""`kgcrawl runs list|show|export|sample|delete`."""
 
 from __future__ import annotations
 
@@ -81,3 +81,23 @@ def runs_sample(
     done = write_label_sheet(run_id, out, pages, seed)
     notice(f"{done.pages} pages → {out}")
     notice(str(done.note))
+
+
+@runs_app.command("delete")
+def runs_delete(
+    run_ids: Annotated[list[str], typer.Argument(help="Run ids.", show_default=False)],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask first.")] = False,
+) -> None:
+    """Delete runs (their state under the data folder); the graph keeps their pages."""
+    from kgcrawl.errors import KgcrawlError
+    from kgcrawl.runs import delete_run, run_folder
+
+    for run_id in run_ids:  # every id before any run goes
+        run_folder(run_id)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise KgcrawlError("runs delete: no terminal to ask on; add --yes to delete")
+        typer.confirm(f"delete {', '.join(run_ids)}?", abort=True)
+    for run_id in run_ids:
+        folder = delete_run(run_id)
+        console.print(f"deleted {run_id} ({folder})", highlight=False, soft_wrap=True)
