@@ -161,7 +161,7 @@ def run_demo(
             bfs = _crawl_settings(opts, owl, corpus, BASELINE, "none", opts.baseline_budget)
             result.baseline = crawl(bfs, _sandbox_request(opts), on_progress)
         with stage("queries"):
-            result.queries = _queries()
+            result.queries = _queries(settings.domain)
         with stage("refresh"):
             run_id = result.crawl.run_id
             result.refresh, result.refresh_skipped = _refresh(
@@ -238,11 +238,13 @@ def _sandbox_request(opts: DemoOptions) -> CrawlRequest:
                         sandbox_profile=opts.sandbox_profile)  # fmt: skip
 
 
-def _queries() -> list[tuple[str, QueryResult]]:
+def _queries(domain: str) -> list[tuple[str, QueryResult]]:
+    """The saved queries on the demo's domain: the graph may hold crawls of others."""
     from kgcrawl.graph.queries import run_query
 
     return [
-        (name, run_query(saved=name, params=params, uri="embedded")) for name, params in QUERIES
+        (name, run_query(saved=name, params=params | {"domain": domain}, uri="embedded"))
+        for name, params in QUERIES
     ]
 
 

@@ -3,8 +3,9 @@
 // (Eq. 11), sd_relevance = SD, the population standard deviation of R(p) (Eq. 12).
 // Failed fetches (status other than "ok") are not downloaded pages. Each crawl's own
 // judgement is on its FETCHED edge (a later crawl may judge the same Page otherwise).
+// @param domain = ""  only the crawls of this domain ("" = every crawl)
 MATCH (c:Crawl)-[f:FETCHED]->(p:Page)
-WHERE f.status = 'ok'
+WHERE f.status = 'ok' AND ($domain = '' OR c.domain = $domain)
 WITH c, count(p) AS pages, count(CASE WHEN f.relevant THEN 1 END) AS relevant,
      avg(f.relevance) AS mean_relevance, stDevP(f.relevance) AS sd_relevance,
      count(DISTINCT p.host) AS hosts

@@ -1,12 +1,16 @@
 // Hosts by harvest rate: which sites gave the largest share of relevant pages.
 // harvest_rate = relevant pages / downloaded pages of the host (Eq. 10 per host);
-// failed fetches (status other than "ok") do not count.
+// failed fetches (status other than "ok") do not count. A page several crawls fetched
+// counts once, as the last of them judged it (a crawl of another domain judges otherwise).
+// @param domain = ""  only the pages crawls of this domain fetched ("" = every crawl's)
 // @param min_pages = 1  leave out hosts with fewer downloaded pages
 // @param limit = 20  how many hosts to list
-MATCH (p:Page)-[:ON_HOST]->(h:Host)
-WHERE p.status = 'ok'
-WITH h, count(p) AS pages, count(CASE WHEN p.relevant THEN 1 END) AS relevant,
-     avg(p.relevance) AS mean_relevance
+MATCH (c:Crawl)-[f:FETCHED]->(p:Page)-[:ON_HOST]->(h:Host)
+WHERE f.status = 'ok' AND ($domain = '' OR c.domain = $domain)
+WITH h, p, f ORDER BY c.started_at DESC
+WITH h, p, collect(f)[0] AS last
+WITH h, count(p) AS pages, count(CASE WHEN last.relevant THEN 1 END) AS relevant,
+     avg(last.relevance) AS mean_relevance
 WHERE pages >= $min_pages
 RETURN h.name AS host, pages, relevant, toFloat(relevant) / pages AS harvest_rate,
        mean_relevance

@@ -8,8 +8,11 @@ import pytest
 
 from kgcrawl.graph.errors import GraphError
 from kgcrawl.graph.queries import load_saved, parse_params, saved_queries
+from kgcrawl.graph.writer import CrawlRow, MentionRow, PageRow
+from kgcrawl.ontology.model import Concept, Ontology
+from kgcrawl.ontology.topic import build_topic_model
 from tests.fixtures.graph import Backend
-from tests.graph.world import NS, write_world
+from tests.graph.world import CRAWL, NS, write_world
 
 A, B, R = NS + "A", NS + "B", NS + "R"
 APPROX = {"abs": 1e-6}  # FalkorDB's Bolt endpoint cuts float parameters to 6 decimals
@@ -123,6 +126,41 @@ def test_crawl_path_without_a_path_is_empty(graph_store, params) -> None:
     write_world(Backend("falkordb", graph_store))
     query = load_saved("crawl_path")
     assert graph_store.run(query.cypher, query.bind(params)).rows == []
+
+
+def _rainstorm_crawl_too(backend) -> None:
+    """The world, then a later rainstorm crawl that judges page c relevant and fetches d."""
+    writer = write_world(backend)
+    rain = Ontology(NS, {NS + "Rain": Concept(NS + "Rain", {"zh": "暴雨"})})
+    writer.write_ontology(build_topic_model(rain), "rainstorm")
+    writer.write_crawl(CrawlRow("run-2", "rainstorm", "ops", CRAWL.started_at + 1, {}))
+    writer.write([
+        PageRow("run-2", 1, "http://h2/c", "h2", "C page", "暴雨", 0.6, True, 4, "zh", "hc", "ok"),
+        PageRow("run-2", 2, "http://h3/d", "h3", "D page", "雨", 0.1, False, 5, "zh", "hd", "ok"),
+        MentionRow("http://h2/c", NS + "Rain", 5, 1.0),
+    ])  # fmt: skip
+    writer.finish()
+
+
+@pytest.mark.parametrize(
+    ("domain", "hosts"),
+    [
+        ("tourism", [["h1", 2, 2], ["h2", 1, 0]]),  # c as the tourism crawl judged it
+        ("rainstorm", [["h2", 1, 1], ["h3", 1, 0]]),
+        ("", [["h1", 2, 2], ["h2", 1, 1], ["h3", 1, 0]]),  # c once, as the last crawl judged it
+    ],
+)
+def test_the_summary_hosts_and_concepts_of_one_domain_in_a_graph_of_two(
+    graph_store, domain, hosts
+) -> None:
+    _rainstorm_crawl_too(Backend("falkordb", graph_store))
+    query = load_saved("hosts_by_harvest")
+    rows = graph_store.run(query.cypher, query.bind({"domain": domain})).rows
+    assert [row[:3] for row in rows] == hosts
+    for name, column in (("top_concepts", 2), ("crawl_summary", 1)):
+        query = load_saved(name)
+        rows = graph_store.run(query.cypher, query.bind({"domain": domain})).rows
+        assert {row[column] for row in rows} == ({domain} if domain else {"tourism", "rainstorm"})
 
 
 def test_parameters_from_the_command_line() -> None:
