@@ -63,3 +63,18 @@ def test_a_run_being_crawled_is_not_deleted(runs, capsys) -> None:
         holder.wait(10)
     main(["runs", "delete", "r1", "--yes"])
     assert not (runs / "r1").exists()
+
+
+@pytest.mark.parametrize(("answer", "kept"), [("n", True), ("y", False)])
+def test_on_a_terminal_it_asks_first(runs, answer, kept) -> None:
+    leader, follower = os.openpty()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    os.write(leader, f"{answer}\n".encode())
+    command = [sys.executable, "-m", "kgcrawl", "runs", "delete", "r1"]
+    done = subprocess.run(command, stdin=follower, capture_output=True, text=True, env=env,
+                          timeout=60)  # fmt: skip
+    os.close(follower)
+    os.close(leader)
+    assert done.returncode == 0, done.stderr
+    assert ("nothing deleted" in done.stdout) == kept
+    assert (runs / "r1").is_dir() == kept and (runs / "r2").is_dir()

@@ -97,7 +97,9 @@ def runs_delete(
     if not yes:
         if not sys.stdin.isatty():
             raise KgcrawlError("runs delete: no terminal to ask on; add --yes to delete")
-        typer.confirm(f"delete {', '.join(run_ids)}?", abort=True)
+        if not typer.confirm(f"delete {', '.join(run_ids)}?"):
+            console.print("nothing deleted", highlight=False)
+            return
     for run_id in run_ids:
         folder = delete_run(run_id)
         console.print(f"deleted {run_id} ({folder})", highlight=False, soft_wrap=True)
