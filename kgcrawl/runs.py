@@ -134,7 +134,7 @@ def run_folder(run_id: str) -> Path:
 
 
 def delete_run(run_id: str) -> Path:
-    """Remove a run's folder (its state and log) and return it; a run a crawl holds now
+    """Remove a run's folder (its run log and lock) and return it; a run a crawl holds now
     is refused (`RunLocked`), a damaged one is removed like any other.
 
     The knowledge graph keeps what the run wrote into it: pages are shared by crawls.
