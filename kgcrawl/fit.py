@@ -78,9 +78,19 @@ class Records:
             yield self.blocks()
 
 
+class _DataTable(Table):
+    """A Table whose text cells are data, shown as written (`Records.add_row` says why);
+    a styled cell is given as a rich Text."""
+
+    def add_row(self, *renderables, **kwargs) -> None:
+        cells = (Text(cell) if isinstance(cell, str) else cell for cell in renderables)
+        super().add_row(*cells, **kwargs)
+
+
 def folding_table(*columns: str, numeric: Sequence[str] = (), **kwargs) -> Table:
-    """A Table whose text columns fold (never "…") and whose number columns never wrap."""
-    table = Table(**kwargs)
+    """A Table whose text columns fold (never "…") and whose number columns never wrap;
+    its text cells are shown as written, never read as rich markup."""
+    table = _DataTable(**kwargs)
     for name in columns:
         if name in numeric:
             table.add_column(name, justify="right", no_wrap=True)

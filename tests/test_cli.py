@@ -93,6 +93,23 @@ def test_an_english_only_ontology_shows_each_label_once(tmp_path) -> None:
     assert table.count("espresso") == 1 and table.count("coffee") == 2  # and in the title
 
 
+def test_labels_and_settings_that_look_like_markup_show_as_written(tmp_path) -> None:
+    """Labels and setting values are data: `[/b]` stopped `ontology show` and `pipeline
+    check` with a MarkupError, `[bold]` vanished."""
+    root = Concept(NS + "C", {"en": "[/b] coffee"})
+    concepts = [root, Concept(NS + "E", {"en": "[bold]espresso"}, parent=root.iri, edge=Edge.IS_A)]
+    path = tmp_path / "coffee.owl"
+    write_ontology(Ontology(NS, {c.iri: c for c in concepts}), path)
+    for command in ("show", "weights"):
+        result = runner.invoke(app, ["ontology", command, str(path)])
+        assert result.exit_code == 0, result.output
+        assert "[/b] coffee" in result.output and "[bold]espresso" in result.output
+    agent = "fetch.user_agent=kgcrawl [/b] [bold]x"
+    result = runner.invoke(app, ["pipeline", "check", "tourism", "--set", agent])
+    assert result.exit_code == 0, result.output
+    assert "kgcrawl [/b] [bold]x" in result.output
+
+
 def test_ontology_weights_csv(owl_file) -> None:
     result = runner.invoke(app, ["ontology", "weights", str(owl_file), "--csv"])
     assert result.exit_code == 0, result.output

@@ -16,6 +16,8 @@ def pipeline_check(
     set_: SetOption = None,
 ) -> None:
     """Validate a pipeline and print every resolved setting with where it came from."""
+    from rich.markup import escape
+
     from kgcrawl.calibrate import corpus_folders, resolve_thresholds
     from kgcrawl.config import AUTO, load_settings, parse_overrides
     from kgcrawl.fit import folding_table
@@ -30,7 +32,7 @@ def pipeline_check(
     console.print(table)
     if settings.relevance.alpha == AUTO:  # not calibrated yet: the first crawl will, on these
         corpus_folders(settings)
-    console.print(f"[green]ok[/green] {settings.source}", soft_wrap=True)
+    console.print(f"[green]ok[/green] {escape(str(settings.source))}", soft_wrap=True)
 
 
 @pipeline_app.command("init")

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 from rich.tree import Tree
 
 from kgcrawl.ontology.topic import TopicModel
@@ -49,8 +50,8 @@ def ontology_json(model: TopicModel) -> dict[str, Any]:
 def ontology_tree(model: TopicModel) -> Tree:
     onto = model.ontology
     title = (
-        f"[bold]{onto.concepts[onto.root].label()}[/bold] — {len(onto)} concepts, "
-        f"{onto.levels} levels, topic {onto.concepts[model.topic].label()}"
+        f"[bold]{escape(onto.concepts[onto.root].label())}[/bold] — {len(onto)} concepts, "
+        f"{onto.levels} levels, topic {escape(onto.concepts[model.topic].label())}"
     )
     nodes = {onto.root: Tree(title)}
     for iri in onto.concepts:
@@ -72,11 +73,11 @@ def weights_table(model: TopicModel) -> Table:
     numbers = ("depth", "IF_Dis", "IF_Den", "IF_Dep", "IF_Coi", "IF_Rel", "W_T")
     topic = model.ontology.concepts[model.topic].label()
     table = folding_table("concept", *numbers, numeric=numbers,
-                          title=f"W_T: similarity of each concept to {topic}")  # fmt: skip
+                          title=f"W_T: similarity of each concept to {escape(topic)}")  # fmt: skip
     for iri in model.ontology.concepts:
         row = _row(model, iri)
         f = model.factors[iri]
-        label = _labels(row, "\n")
+        label = Text.from_markup(_labels(row, "\n"))
         table.add_row(
             label,
             str(row["depth"]),
