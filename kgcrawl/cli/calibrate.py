@@ -125,4 +125,4 @@ def _report(
         f"(r2 · α · {settings.calibration.beta_margin})",
         highlight=False,
     )
-    console.print(f"plot: {result.plot}", highlight=False, soft_wrap=True)
+    console.print(f"plot: {result.plot}", highlight=False, soft_wrap=True, markup=False)

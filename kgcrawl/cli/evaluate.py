@@ -76,7 +76,7 @@ def evaluate(
     if result.no_truth:
         console.print(result.no_truth, highlight=False)
     for path in result.files:
-        console.print(f"written {path}", highlight=False)
+        console.print(f"written {path}", highlight=False, markup=False)
     for run in result.failed:
         reason = escape(run.error or "no page downloaded")
         console.print(f"[red]left out[/red] {run.run_id}: {reason}", highlight=False)
@@ -129,14 +129,14 @@ def demo(
     for name, rows in result.queries:
         console.print(result_table(rows, title=name))
     if result.refresh is None:
-        console.print(f"no refresh: {result.refresh_skipped}", highlight=False)
+        console.print(f"no refresh: {result.refresh_skipped}", highlight=False, markup=False)
     else:
         _print_refresh(result.refresh)
     times = Table("stage", "seconds", title="stage times")
     for name, seconds in [*result.seconds.items(), ("total", result.total_seconds)]:
         times.add_row(name, f"{seconds:.1f}")
     console.print(times)
-    console.print(f"report: {result.report}", highlight=False)
+    console.print(f"report: {result.report}", highlight=False, markup=False)
 
 
 def _announce(stage: str, stages: dict[str, str], domain: str) -> None:

@@ -13,11 +13,14 @@ from kgcrawl.cli.common import app, console, graph_app
 @graph_app.command("start")
 def graph_start() -> None:
     """Start the embedded FalkorDB (data in <data>/graph/) and leave it running."""
+    from rich.markup import escape
+
     from kgcrawl.graph.store import start_embedded
 
     info, started = start_embedded()
     state = "[green]started[/green]" if started else "already running:"
-    console.print(f"{state} FalkorDB pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})")
+    folder = escape(str(info.folder))
+    console.print(f"{state} FalkorDB pid {info.pid} on 127.0.0.1:{info.port} ({folder})")
 
 
 @graph_app.command("stop")
@@ -36,10 +39,11 @@ def graph_status() -> None:
 
     info = status()
     if info is None:
-        console.print(f"FalkorDB is not running ({graph_folder()})")
+        console.print(f"FalkorDB is not running ({graph_folder()})", markup=False)
         raise typer.Exit(1)
     state = "loading" if info.loading else "running"
-    console.print(f"FalkorDB {state}: pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})")
+    console.print(f"FalkorDB {state}: pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})",
+                  markup=False)  # fmt: skip
 
 
 @app.command("query")

@@ -95,6 +95,8 @@ def build_ontology(
     ] = DEFAULT_LIFT,
 ) -> None:
     """Build a domain ontology from a corpus with formal concept analysis (lattice → taxonomy)."""
+    from rich.markup import escape
+
     from kgcrawl.fit import folding_table
     from kgcrawl.ontology.build import BuildOptions
     from kgcrawl.ontology.build import build_ontology as build
@@ -125,8 +127,9 @@ def build_ontology(
         table.add_row(what, value)
     console.print(table)
     for skipped in result.corpus.skipped:
-        console.print(f"[yellow]skipped[/yellow] {skipped.name}: {skipped.reason}", highlight=False)
-    console.print(f"next: {result.next_step()}", soft_wrap=True, highlight=False)
+        console.print(f"[yellow]skipped[/yellow] {escape(f'{skipped.name}: {skipped.reason}')}",
+                      highlight=False)  # fmt: skip
+    console.print(f"next: {result.next_step()}", soft_wrap=True, highlight=False, markup=False)
 
 
 @app.command("refresh-ontology")

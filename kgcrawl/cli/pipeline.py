@@ -67,7 +67,7 @@ def pipeline_init(
 
     new = NewPipeline(name, ontology, tuple(seeds), language, topic, folder, corpus)
     path = init_pipeline(new)
-    console.print(f"written {path}", highlight=False, soft_wrap=True)
+    console.print(f"written {path}", highlight=False, soft_wrap=True, markup=False)
     console.print(
         f"next: `kgcrawl pipeline check {path}`, then `kgcrawl crawl {path}`",
         highlight=False,

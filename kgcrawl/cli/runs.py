@@ -102,4 +102,5 @@ def runs_delete(
             return
     for run_id in run_ids:
         folder = delete_run(run_id)
-        console.print(f"deleted {run_id} ({folder})", highlight=False, soft_wrap=True)
+        console.print(f"deleted {run_id} ({folder})", highlight=False, soft_wrap=True,
+                      markup=False)  # fmt: skip

@@ -114,7 +114,8 @@ def sandbox_manifest(
     meta["max_pages"] = max_pages
     write_manifest(rows, out, meta)
     relevant = sum(r.relevant for r in rows)
-    console.print(f"{out}: {len(rows)} pages, {relevant} relevant to {domain}", soft_wrap=True)
+    console.print(f"{out}: {len(rows)} pages, {relevant} relevant to {domain}", soft_wrap=True,
+                  markup=False)  # fmt: skip
 
 
 @sandbox_app.command("info")

@@ -227,7 +227,7 @@ def test_hermit_finds_the_built_ontology_consistent(tmp_path, base_owl) -> None:
 
 def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
     corpus = _corpus(tmp_path / "corpus")
-    (corpus / "broken.txt").symlink_to(corpus / "missing.txt")
+    (corpus / "[bold] broken.txt").symlink_to(corpus / "missing.txt")  # shown as named
     args = [
         "build-ontology",
         str(corpus),
@@ -246,7 +246,7 @@ def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
     assert "documents read" in result.output and "5 (4 Chinese, 1 other)" in result.output
     assert "formal concepts" in result.output
     skipped = [line for line in result.output.splitlines() if "broken.txt" in line]
-    assert len(skipped) == 1 and skipped[0].startswith("skipped broken.txt: unreadable")
+    assert len(skipped) == 1 and skipped[0].startswith("skipped [bold] broken.txt: unreadable")
     assert (tmp_path / "o" / "tour.fca.owl").is_file()
     owl = tmp_path / "o" / "tour.fca.owl"
     init = f"kgcrawl pipeline init tour --ontology {owl} --language zh --corpus {corpus}"
