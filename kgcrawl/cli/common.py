@@ -62,9 +62,10 @@ options = Global()
 
 
 def notice(line: str) -> None:
-    """One line on stderr about what the command does on the way (not its result)."""
+    """One line on stderr about what the command does on the way (not its result); it
+    names files and runs, shown as written (no rich markup)."""
     if not options.quiet:
-        notices.print(line, highlight=False, soft_wrap=True)
+        notices.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
 @contextmanager
