@@ -80,7 +80,8 @@ def test_on_a_narrow_register_web_the_crawl_recalibrates_alpha_on_the_words_it_n
     )
     assert re.search(said, relevance_line(result))
     details = run_details(result.run_id)  # `kgcrawl runs show`
-    shown = dict(zip(details.columns[0].cells, details.columns[1].cells, strict=True))
+    cells = zip(details.columns[0].cells, details.columns[1].cells, strict=True)
+    shown = {str(key): str(value) for key, value in cells}
     assert re.match(said, " ".join(shown["α recalibrated on the web"].split()))
 
     state = RunState.open(result.run_id)
