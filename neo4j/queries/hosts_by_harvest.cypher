@@ -7,7 +7,7 @@
 // @param limit = 20  how many hosts to list
 MATCH (c:Crawl)-[f:FETCHED]->(p:Page)-[:ON_HOST]->(h:Host)
 WHERE f.status = 'ok' AND ($domain = '' OR c.domain = $domain)
-WITH h, p, f ORDER BY c.started_at DESC
+WITH h, p, f, c.started_at AS started ORDER BY started DESC
 WITH h, p, collect(f)[0] AS last
 WITH h, count(p) AS pages, count(CASE WHEN last.relevant THEN 1 END) AS relevant,
      avg(last.relevance) AS mean_relevance
