@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -99,7 +100,7 @@ def relevance_line(result: CrawlResult) -> str:
     return line
 
 
-def failure_line(result: CrawlResult) -> str:
+def failure_line(result: CrawlResult, proxy: str | None = None) -> str:
     r"""How many URLs gave no page and the commonest reasons ("" when every URL gave one):
     a crawl of a web full of dead links says so, rather than leave outcomes and pages apart
     unexplained.
@@ -123,6 +124,14 @@ def failure_line(result: CrawlResult) -> str:
     >>> print(failure_line(result).replace("; ", "\n"))
     30 URLs gave no page: dns 30 (`kgcrawl runs show r1`)
     no host name resolved: is this machine online? (`--sandbox` crawls a generated web offline)
+
+    When no site was reached and the environment names a `proxy` (`environment_proxy`),
+    the line says that the crawler does not go through it:
+
+    >>> result.failures = [("timeout", 20), ("connection refused", 10)]
+    >>> print(failure_line(result, "http://proxy.lab:3128").split("; ")[1].replace(": ", ":\n"))
+    this environment names a proxy (http://proxy.lab:3128), which kgcrawl does not use:
+    it connects to every site itself
     """
     if not result.failures:
         return ""
@@ -140,7 +149,28 @@ def failure_line(result: CrawlResult) -> str:
     if reasons == {DNS} and not result.dp:
         line += "; no host name resolved: is this machine online? "
         line += "(`--sandbox` crawls a generated web offline)"
+    if proxy and not result.dp and reasons <= UNREACHED:
+        line += (f"; this environment names a proxy ({proxy}), which kgcrawl does not use: "
+                 "it connects to every site itself")  # fmt: skip
     return line
+
+
+# Failures of a site that was never reached: behind a proxy, every fetch fails so. A
+# robots.txt that cannot be fetched disallows the site for now (SPEC §6): "robots".
+UNREACHED = frozenset({DNS, "robots", "timeout", "connection refused", "reset", "no response"})
+
+
+def environment_proxy() -> str | None:
+    """The proxy `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` names (any case), if one does.
+
+    The fetcher connects to each site itself (`crawl/fetch.py`, `trust_env` off): it pins
+    the address it checked, which a proxy would resolve on its own.
+    """
+    for name in ("https_proxy", "http_proxy", "all_proxy"):
+        for key in (name, name.upper()):
+            if os.environ.get(key):
+                return os.environ[key]
+    return None
 
 
 def no_relevant_advice(run: str, domain: str, alpha_origin: str) -> str:
@@ -168,7 +198,12 @@ def crawl_summary(result: CrawlResult) -> Records:
          "state"),
         title="crawl " + ("stopped" if result.stopped else "done"),
         caption="\n".join(
-            line for line in (relevance_line(result), failure_line(result), stop_reason(result))
+            line
+            for line in (
+                relevance_line(result),
+                failure_line(result, environment_proxy()),
+                stop_reason(result),
+            )
             if line
         ),
         numeric=frozenset({"pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds",

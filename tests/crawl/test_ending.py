@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -46,6 +47,29 @@ def test_a_dry_q_wait_promotes_the_pool_and_the_crawl_reaches_its_budget(tmp_pat
     assert state.meta()["ended"] == "budget"
     state.close()
     assert "links promoted from the discarded pool" in rendered(crawl_summary(result))
+
+
+@pytest.mark.parametrize("proxy", ["http://proxy.lab:3128", None])
+def test_a_crawl_that_reached_no_site_says_it_went_round_the_proxy(tmp_path, monkeypatch, proxy):
+    """Behind a proxy every site is unreachable to kgcrawl, which connects to each itself:
+    the summary says so when the environment names one (here a port nothing listens on
+    stands for the unreachable web; a robots.txt it cannot fetch disallows the site)."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    for name in ("https_proxy", "http_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    if proxy:
+        monkeypatch.setenv("HTTPS_PROXY", proxy)
+    settings = load_settings("tourism", {**BASE, **FIXED, "fetch.retries": 0})
+    with socket.socket() as bound:  # bound and not listening: every connection is refused
+        bound.bind(("127.0.0.1", 0))
+        resolve = (f"*=127.0.0.1:{bound.getsockname()[1]}",)
+        result = crawl(settings, CrawlRequest(resolve=resolve))
+    said = " ".join(rendered(crawl_summary(result)).split())
+    assert result.dp == 0 and "URLs gave no page" in said
+    assert (f"this environment names a proxy ({proxy}), which kgcrawl does not use" in said) == (
+        proxy is not None
+    )
 
 
 class _ThreePages(Site):
