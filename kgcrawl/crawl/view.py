@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -161,16 +160,16 @@ UNREACHED = frozenset({DNS, "robots", "timeout", "connection refused", "reset", 
 
 
 def environment_proxy() -> str | None:
-    """The proxy `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` names (any case), if one does.
+    """The proxy `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` names (any case, as urllib
+    reads them), if one does.
 
     The fetcher connects to each site itself (`crawl/fetch.py`, `trust_env` off): it pins
     the address it checked, which a proxy would resolve on its own.
     """
-    for name in ("https_proxy", "http_proxy", "all_proxy"):
-        for key in (name, name.upper()):
-            if os.environ.get(key):
-                return os.environ[key]
-    return None
+    from urllib.request import getproxies_environment
+
+    proxies = getproxies_environment()
+    return next((proxies[k] for k in ("https", "http", "all") if proxies.get(k)), None)
 
 
 def no_relevant_advice(run: str, domain: str, alpha_origin: str) -> str:
