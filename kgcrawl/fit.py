@@ -31,17 +31,16 @@ class Records:
     narrow: Callable[[Sequence[str]], RenderableType] | None = None
 
     def add_row(self, *cells: str) -> None:
-        """Cells are data (a page title, a URL): shown as written, never read as rich markup,
-        which drops `[travel]` from a title and stops at `[/b]` (MarkupError)."""
+        """Cells are data (a page title, a URL), shown as written (`_DataTable`)."""
         self.rows.append(cells)
 
     def table(self) -> Table:
-        table = Table(title=self.title)
+        table = _DataTable(title=self.title)
         for name in self.columns:
             justify = "right" if name in self.numeric else "left"
             table.add_column(name, justify=justify, no_wrap=True)
         for row in self.rows:
-            table.add_row(*map(Text, row))
+            table.add_row(*row)
         return table
 
     def blocks(self) -> Group:
@@ -53,11 +52,11 @@ class Records:
             if self.narrow is not None:
                 parts.append(self.narrow(row))
                 continue
-            grid = Table.grid(padding=(0, 1))
+            grid = _DataTable.grid(padding=(0, 1))
             grid.add_column(style="dim", no_wrap=True, min_width=width + 1)
             grid.add_column(overflow="fold")
             for name, cell in zip(self.columns, row, strict=True):
-                grid.add_row(Text(f"{name}:"), Text(cell))
+                grid.add_row(f"{name}:", cell)
             if index:
                 parts.append(Text(""))
             parts.append(grid)
@@ -79,8 +78,9 @@ class Records:
 
 
 class _DataTable(Table):
-    """A Table whose text cells are data, shown as written (`Records.add_row` says why);
-    a styled cell is given as a rich Text."""
+    """A Table whose text cells are data, shown as written, never read as rich markup,
+    which drops `[travel]` from a page title and stops at `[/b]` (MarkupError); a styled
+    cell is given as a rich Text."""
 
     def add_row(self, *renderables, **kwargs) -> None:
         cells = (Text(cell) if isinstance(cell, str) else cell for cell in renderables)
