@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -180,22 +180,23 @@ class Crawl:
         canonical = [c for c in (canonical_url(u) for u in urls) if c]
         self.strategy.seed(self.frontier, canonical)
 
-    def select(self) -> int | None:
+    def select(self, waiting: Collection[str] = ()) -> int | None:
         """The strategy's next link; when Q_wait ran dry, the best pool link first joins it.
 
         SPEC §5.1 (turn 2): a crawl ends at its budget, a signal, or when it knows
         no unvisited link, never because no link cleared β. None only then. A
         focused crawl that has found nothing explores every other turn (explore.py).
+        `waiting`: hosts that cannot take a request now (Strategy.select).
         """
         link = self._explore()
         if link is None:
-            link = self.strategy.select(self.frontier)
+            link = self.strategy.select(self.frontier, waiting)
         if link is None and self.frontier.queued_count() == 0:
             promoted = self.frontier.pool_best()
             if promoted is not None:
                 self.frontier.promote(promoted)
                 self.counters.promoted += 1
-                link = self.strategy.select(self.frontier)
+                link = self.strategy.select(self.frontier, waiting)
         return link
 
     def _explore(self) -> int | None:

@@ -12,7 +12,9 @@ next turn, before anything the strategy picks later for that host). Parked links
 are bounded (`park_limit`). When the strategy's next links all belong to busy
 hosts and the bound is reached, the best queued link of a free host is taken
 straight from the frontier, so a frontier dominated by one slow host cannot
-starve the other slots.
+starve the other slots. The strategy is told which hosts wait (a request out or a
+link parked), so one that draws at random (ITS) can draw from the others
+(strategies/tabu.py).
 
 Interpretation (issue 19 item 0): the old loop held ≤ 4 × workers links, put them
 back and stopped filling — 1.6 of 8 requests in flight for BFS on the sandbox.
@@ -132,7 +134,7 @@ class Dispatcher:
                 self._send(self._unpark(host))
                 slots -= 1
         while slots > 0 and self.parked_count < self.park_limit:
-            link = self.crawl.select()
+            link = self.crawl.select(self.parked.keys() | self.turns.busy)
             if link is None:
                 break
             host = self.crawl.host_of(link)

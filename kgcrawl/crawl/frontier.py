@@ -209,9 +209,7 @@ class Frontier:
         ids = np.flatnonzero((state >= QUEUED) & (state <= DROPPED))
         return ids, self._parents[ids], self._prio[ids]
 
-    def best(
-        self, exclude: Collection[int] = (), exclude_hosts: Collection[str] = ()
-    ) -> int | None:
+    def best(self, exclude: Collection[int] = ()) -> int | None:
         """The highest-P link of Q_wait (the older one on a tie), not taking it out.
 
         Excluded links are skipped: the cost grows with those ahead of the answer.
@@ -224,7 +222,7 @@ class Frontier:
             if state[link] != QUEUED or prio[link] != -key:
                 heapq.heappop(heap)
                 continue
-            if link in exclude or (exclude_hosts and self.host_of(link) in exclude_hosts):
+            if link in exclude:
                 skipped.append(heapq.heappop(heap))
                 continue
             found = link
@@ -258,16 +256,19 @@ class Frontier:
                 best, best_key = link, key
         return best
 
-    def queued_children(self, page: int | None) -> list[int]:
-        """The links of `page` waiting in Q_wait (a new list; none for page None)."""
+    def queued_children(self, page: int | None, skip_hosts: Collection[str] = ()) -> list[int]:
+        """The links of `page` waiting in Q_wait, but those of `skip_hosts` (a new list; none
+        for page None)."""
         if page is None:
             return []
-        state = self._state
-        queued = (link for link in self.edges.children(page) if state[link] == QUEUED)
+        state, host, skip = self._state, self._host, self._host_id_set(skip_hosts)
+        queued = (link for link in self.edges.children(page)
+                  if state[link] == QUEUED and not (skip and host[link] in skip))  # fmt: skip
         return list(dict.fromkeys(queued))
 
-    def best_child(self, page: int | None) -> int | None:
-        """The highest-P link of `page` waiting in Q_wait (the older on a tie), or None.
+    def best_child(self, page: int | None, skip_hosts: Collection[str] = ()) -> int | None:
+        """The highest-P link of `page` waiting in Q_wait (the older on a tie), but those of
+        `skip_hosts`, or None.
 
         ITS asks this of the page a link was found on, often a hub with thousands of
         links: one vectorised look at their states and priorities, read in place (a
@@ -277,6 +278,9 @@ class Frontier:
             return None
         links = self.edges.child_ids(page)  # a view: not kept past here
         queued = links[self._state[links] == QUEUED]
+        if skip_hosts:
+            skip = np.fromiter(self._host_id_set(skip_hosts), dtype=np.int32)
+            queued = queued[~np.isin(self._host[queued], skip)]
         if not len(queued):
             return None
         prio = self._prio[queued]
@@ -288,8 +292,11 @@ class Frontier:
         Walks hosts in the order of their best queued link: the cost grows with the
         excluded hosts ahead of the answer, not with their links.
         """
-        found = self._by_host.best(skip={self._host_ids[h] for h in hosts if h in self._host_ids})
+        found = self._by_host.best(skip=self._host_id_set(hosts))
         return None if found is None else found[1]
+
+    def _host_id_set(self, hosts: Collection[str]) -> set[int]:
+        return {self._host_ids[h] for h in hosts if h in self._host_ids}
 
     def pool_best(self) -> int | None:
         """The highest-P link of the discarded pool: what a dry Q_wait falls back on (§5.1)."""

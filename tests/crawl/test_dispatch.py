@@ -149,3 +149,30 @@ def test_once_answers_are_known_a_request_three_times_slower_than_most_stops_hol
     clock.now += 0.1
     dispatcher.fill(room=1)
     assert len(workers.sent) == sent + 1
+
+
+def test_the_strategy_is_told_which_hosts_have_a_request_out_or_a_link_parked() -> None:
+    """So that ITS (fcits_oh) draws from other hosts: strategies/tabu.py."""
+    clock = Clock()
+    crawl = crawl_with("ops", SEEDS[:4] + OTHERS + ["http://h0.test/more"])
+    asked: list[set[str]] = []
+    choose = crawl.strategy.select
+
+    def select(frontier, waiting=()):
+        asked.append(set(waiting))
+        return choose(frontier, waiting)
+
+    crawl.strategy.select = select
+    workers, turns = HandWorkers(8), HostTurns(clock)
+    dispatcher = Dispatcher(crawl, workers, turns)
+    dispatcher.fill(room=100)
+    assert asked[0] == set() and asked[1] == {"a.test"}  # a.test/0 went out: a.test is busy
+    assert all("a.test" in hosts for hosts in asked[1:])
+    ((future,),) = [[f for url, f in workers.sent if url == "http://a.test/0"]]
+    future.set_result(Done(failed("http://a.test/0"), 2.0))  # answered: a.test rests 2 s
+    for link, answer in dispatcher.collect(timeout=0):
+        turns.finish(crawl.host_of(link), answer.delay)
+    assert "a.test" not in turns.busy and "a.test" in dispatcher.parked
+    asked.clear()
+    dispatcher.fill(room=100)
+    assert asked and all("a.test" in hosts for hosts in asked)  # its next link is parked

@@ -120,8 +120,12 @@ class NaiveFrontier:
     def oldest(self) -> int | None:
         return min(self.links("queued"), default=None)
 
-    def queued_children(self, page: int) -> list[int]:
-        found = [x for x in self.children.get(page, []) if self.state[x] == "queued"]
+    def queued_children(self, page: int, skip_hosts: set[str] = frozenset()) -> list[int]:
+        found = [
+            x
+            for x in self.children.get(page, [])
+            if self.state[x] == "queued" and host_of(self.urls[x]) not in skip_hosts
+        ]
         return list(dict.fromkeys(found))
 
     def first_parent(self, link: int) -> int | None:
@@ -199,11 +203,15 @@ class FrontierMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def take_best_child(self, data) -> None:
+        """A page's waiting links, but those of hosts a test leaves out (hosts that wait)."""
         page = data.draw(st.integers(0, self.pages - 1))
-        children = self.real.queued_children(page)
-        assert children == self.model.queued_children(page)
+        hosts = sorted({host_of(url) for url in self.model.urls})
+        skip = set(data.draw(st.lists(st.sampled_from(hosts), max_size=2))) if hosts else set()
+        children = self.real.queued_children(page, skip)
+        assert children == self.model.queued_children(page, skip)
         link = self.real.best_of(children)
         assert link == self.model.best(exclude=set(self.model.links("queued")) - set(children))
+        assert self.real.best_child(page, skip) == link
         if link is not None:
             self.take(link)
 

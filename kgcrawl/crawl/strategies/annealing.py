@@ -46,7 +46,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -162,7 +162,7 @@ class SimulatedAnnealing(Strategy):
         super().__init__(*args, **kwargs)
         self.temperature = self.settings.annealing.t0
 
-    def select(self, frontier: Frontier) -> int | None:
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
         best = frontier.best()
         if best is None:
             return None
@@ -191,7 +191,7 @@ class OntologyAnnealing(Strategy):
     def seed(self, frontier: Frontier, urls: list[str]) -> None:
         self.probes.add([frontier.add_seed(url) for url in urls])
 
-    def select(self, frontier: Frontier) -> int | None:
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
         link = self.probes.next(frontier)
         while link is None and len(self.expandable):
             page = frontier.page_of(self._anneal())

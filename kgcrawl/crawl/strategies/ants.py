@@ -45,7 +45,7 @@ R(a_l), R(P_l), R(P_u) (Eq. 14–16) and nearest–farthest candidate selection
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -227,7 +227,7 @@ class AntColony(Strategy):
     def seed(self, frontier: Frontier, urls: list[str]) -> None:
         self._start_cycle(frontier, list(dict.fromkeys(frontier.add_seed(url) for url in urls)))
 
-    def select(self, frontier: Frontier) -> int | None:
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
         if frontier.queued_count() == 0:
             return None
         while (link := self.probes.next(frontier)) is None:

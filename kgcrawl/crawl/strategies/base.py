@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -52,8 +52,13 @@ class Strategy:
         for url in urls:
             frontier.add_seed(url)
 
-    def select(self, frontier: Frontier) -> int | None:
-        """The next link id to download, taken out of Q_wait; None when Q_wait is empty."""
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
+        """The next link id to download, taken out of Q_wait; None when Q_wait is empty.
+
+        `waiting`: with several requests in flight, the hosts that cannot take one now (a
+        request out, or a link parked for the host's next turn: crawl/dispatch.py); a
+        strategy may prefer other hosts' links. Empty in a sequential crawl.
+        """
         raise NotImplementedError
 
     def use_topic(self, topic: TopicModel) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from kgcrawl.crawl.frontier import Frontier
 from kgcrawl.crawl.strategies.base import Strategy
 
@@ -12,7 +14,7 @@ class BreadthFirst(Strategy):
     name = "bfs"
     uses_beta = False
 
-    def select(self, frontier: Frontier) -> int | None:
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
         link = frontier.oldest()
         if link is not None:
             frontier.take(link)
@@ -24,7 +26,7 @@ class BestFirst(Strategy):
 
     name = "ops"
 
-    def select(self, frontier: Frontier) -> int | None:
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
         link = frontier.best()
         if link is not None:
             frontier.take(link)

@@ -19,6 +19,7 @@ once, a second link of a host already set aside ends the retries.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
 from kgcrawl.config import AUTO
 from kgcrawl.crawl.frontier import Frontier
@@ -47,8 +48,8 @@ class ImprovedTabuHostMemory(ImprovedTabu):
                 per_host[host] += 1
                 frontier.add_seed(url)
 
-    def select(self, frontier: Frontier) -> int | None:
-        phead = self._not_tabu(frontier, self.its(frontier))  # steps 2–4
+    def select(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
+        phead = self._not_tabu(frontier, self.its(frontier, waiting), waiting)  # steps 2–4
         if phead is None:
             return None
         self._inject(frontier)  # step 5
@@ -64,9 +65,11 @@ class ImprovedTabuHostMemory(ImprovedTabu):
         frontier.take(phead)  # step 8: download phead
         return phead
 
-    def _not_tabu(self, frontier: Frontier, phead: int | None) -> int | None:
+    def _not_tabu(
+        self, frontier: Frontier, phead: int | None, waiting: Collection[str]
+    ) -> int | None:
         """Step 4: a tabu host's link is set aside and ITS asked again, once per host;
-        then the best link of a host not tabu (the best link if every host is)."""
+        then the best link of a host neither tabu nor waiting (the best link if none is)."""
         set_aside: list[int] = []
         hosts: set[str] = set()
         while phead is not None and frontier.host_of(phead) in self.h2:
@@ -78,11 +81,11 @@ class ImprovedTabuHostMemory(ImprovedTabu):
             self.events["host retry"] += 1
             frontier.take(phead)
             set_aside.append(phead)
-            phead = self.its(frontier)
+            phead = self.its(frontier, waiting)
         for link in set_aside:
             frontier.put_back(link)
         if phead is None and frontier.queued_count():
-            phead = frontier.best_outside(self.h2.terms)
+            phead = frontier.best_outside(self.h2.terms.keys() | set(waiting))
             if phead is None:
                 phead = frontier.best()
         return phead

@@ -145,6 +145,42 @@ def test_failed_fetch_leaves_plink_unchanged(settings):
     assert not w.strategy.h1.terms
 
 
+def _root_with_children(settings, seed: int) -> tuple[World, list[int]]:
+    """Plink = root (P 0.5); C(root): five a.test links at 0.9, b.test's and c.test's."""
+    w = World("fcoits", settings, seed)
+    w.seed("http://r.test/", 0.5)
+    w.step()
+    w.links(0, {f"http://a.test/{i}": 0.9 for i in range(5)})
+    return w, w.links(0, {"http://b.test/": 0.6, "http://c.test/": 0.55})
+
+
+def test_with_requests_in_flight_c_is_drawn_from_hosts_not_waiting(settings):
+    """Several requests in flight (crawl/dispatch.py): a host with one out, or with a link
+    parked for its next turn, waits. C's draws skip its links, so ITS's picks, made
+    while Plink stays the same, do not pile up behind one host."""
+    hosts: Counter[str] = Counter()
+    for seed in range(40):
+        w, free = _root_with_children(settings, seed)
+        assert w.select(waiting={"a.test"}) in free
+        w, _ = _root_with_children(settings, seed)
+        hosts[w.host(w.select())] += 1
+    assert hosts["a.test"] > 20, hosts  # with no host waiting, 5 of C's 7 links are a.test's
+
+
+def test_a_neighbourhood_all_of_waiting_hosts_is_passed_over_not_failed(settings):
+    w = World("fcoits", settings)
+    w.seed("http://r.test/", 0.5)
+    w.step()
+    w.links(0, {"http://a.test/1": 0.9, "http://a.test/2": 0.8})
+    x = w.seed("http://x.test/", 0.3)
+    # C(root) is all a.test's: passed over, root's page stays out of H1; no E for a seed,
+    # so the best of Q_wait outside the waiting hosts
+    assert w.select(waiting={"a.test"}) == x
+    assert w.strategy.events["waiting host"] == 1
+    assert not w.strategy.h1.terms
+    assert w.host(w.select()) == "a.test"  # a.test free again: C is drawn from as before
+
+
 def test_fcits_is_its_on_keywords(settings):
     w = World("fcits", settings)
     assert type(w.strategy).topic_model == "keywords"

@@ -57,8 +57,9 @@ class World:
     def links(self, page: int, priorities: dict[str, float]) -> list[int]:
         return [self.link(page, url, p) for url, p in priorities.items()]
 
-    def select(self) -> int | None:
-        return self.strategy.select(self.frontier)
+    def select(self, waiting: set[str] = frozenset()) -> int | None:
+        """The strategy's next link; `waiting`: hosts that cannot take a request now."""
+        return self.strategy.select(self.frontier, waiting)
 
     def fetch(self, link: int, relevant: bool = False, failed: bool = False) -> int | None:
         """The engine's fold for a selected (taken) link: a new page, or None; then observe."""
