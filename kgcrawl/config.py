@@ -89,7 +89,7 @@ class Crawl:
 
     strategy: str = "fcits_oh"
     max_pages: int = 15000
-    workers: int = 1
+    workers: int = 8
     seed: int = 0
     checkpoint_every: int = 50
     discard_keep: int = 200_000

@@ -145,7 +145,7 @@ negatives = ""  # off-topic documents; "" = the shipped corpus/background
 [crawl]
 strategy = "fcits_oh"  # bfs, ops, fcsa, fcts, fcits, fcoits, fcits_oh, fcosa_g, fcosa_lg, moaco
 max_pages = 15000
-workers = 1     # requests in flight at once (never two to one host)
+workers = 8     # requests in flight at once (never two to one host); 1 = sequential
 
 [fetch]
 delay = 1.0     # seconds between requests to a host (robots.txt Crawl-delay is obeyed too)

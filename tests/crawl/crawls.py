@@ -35,6 +35,7 @@ from kgcrawl.scoring.thresholds import best_separation
 PAGES = 300
 BASE = {
     "crawl.max_pages": PAGES,
+    "crawl.workers": 1,  # sequential: the same pages in the same order every run
     "fetch.delay": 0.0,
     "fetch.read_timeout": 5.0,
     "graph.uri": "none",
