@@ -90,7 +90,8 @@ def test_copies_of_pages_count_as_one_reason_in_the_summary_and_runs_show(
     copies = [world.hazard_urls(hazard)[0] for hazard in (Hazard.MIRROR, Hazard.NEAR_MIRROR)]
     seeds = [url for copy in copies for url in (world.truth(copy).canonical, copy)]
     result = kgcrawl.crawl("tourism", max_pages=4, strategy="bfs", workers=1,  # one order
-                           resolve=sandbox.resolve, set={**FIXED, "seeds": ",".join(seeds)})  # fmt: skip
+                           resolve=sandbox.resolve,
+                           set={**FIXED, "seeds": ",".join(seeds)})  # fmt: skip
     with kgcrawl.open_run(result.run_id) as run:
         reasons = [o.reason for o in run.outcomes() if o.reason]
     assert sorted(reasons) == sorted(f"duplicate of {world.truth(c).canonical}" for c in copies)

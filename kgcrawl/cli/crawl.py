@@ -39,7 +39,8 @@ def crawl(
         typer.Option("--max-pages", help="Pages to download (default: crawl.max_pages, 15000)."),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(help="Requests in flight at once (default: crawl.workers, 8; 1 = sequential).")
+        int | None,
+        typer.Option(help="Requests in flight at once (default: crawl.workers, 8; 1: sequential)."),
     ] = None,
     delay: Annotated[
         float | None,
