@@ -180,8 +180,8 @@ class ImprovedTabu(Strategy):
         return link
 
     def its(self, frontier: Frontier, waiting: Collection[str] = ()) -> int | None:
-        """ITS(Q_wait): an unvisited link of Q_wait (not yet taken out of it), of a host not
-        `waiting` where there is one (see the module docstring: several in flight)."""
+        """ITS(Q_wait): an unvisited link of Q_wait (not yet taken out of it); C, E and the
+        best of Q_wait skip the `waiting` hosts (the module docstring: several in flight)."""
         if frontier.queued_count() == 0:
             return None
         self.events["its"] += 1
