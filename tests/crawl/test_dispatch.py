@@ -168,7 +168,7 @@ def test_the_strategy_is_told_which_hosts_have_a_request_out_or_a_link_parked() 
     dispatcher.fill(room=100)
     assert asked[0] == set() and asked[1] == {"a.test"}  # a.test/0 went out: a.test is busy
     assert all("a.test" in hosts for hosts in asked[1:])
-    ((future,),) = [[f for url, f in workers.sent if url == "http://a.test/0"]]
+    (future,) = [f for url, f in workers.sent if url == "http://a.test/0"]
     future.set_result(Done(failed("http://a.test/0"), 2.0))  # answered: a.test rests 2 s
     for link, answer in dispatcher.collect(timeout=0):
         turns.finish(crawl.host_of(link), answer.delay)
