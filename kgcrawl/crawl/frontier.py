@@ -257,34 +257,34 @@ class Frontier:
         return best
 
     def queued_children(self, page: int | None, skip_hosts: Collection[str] = ()) -> list[int]:
-        """The links of `page` waiting in Q_wait, but those of `skip_hosts` (a new list; none
-        for page None)."""
-        if page is None:
-            return []
-        state, host, skip = self._state, self._host, self._host_id_set(skip_hosts)
-        queued = (link for link in self.edges.children(page)
-                  if state[link] == QUEUED and not (skip and host[link] in skip))  # fmt: skip
-        return list(dict.fromkeys(queued))
+        """The links of `page` waiting in Q_wait, but those of `skip_hosts`, in the order the
+        page gives them (a new list; none for page None)."""
+        return list(dict.fromkeys(self._queued_of(page, skip_hosts).tolist()))
 
     def best_child(self, page: int | None, skip_hosts: Collection[str] = ()) -> int | None:
         """The highest-P link of `page` waiting in Q_wait (the older on a tie), but those of
-        `skip_hosts`, or None.
-
-        ITS asks this of the page a link was found on, often a hub with thousands of
-        links: one vectorised look at their states and priorities, read in place (a
-        repeated link is harmless here; sorting 5 000 ids would cost 0.6 ms).
-        """
-        if page is None:
-            return None
-        links = self.edges.child_ids(page)  # a view: not kept past here
-        queued = links[self._state[links] == QUEUED]
-        if skip_hosts:
-            skip = np.fromiter(self._host_id_set(skip_hosts), dtype=np.int32)
-            queued = queued[~np.isin(self._host[queued], skip)]
+        `skip_hosts`, or None."""
+        queued = self._queued_of(page, skip_hosts)
         if not len(queued):
             return None
         prio = self._prio[queued]
         return int(queued[prio == prio.max()].min())  # the older (smaller id) on a tie
+
+    def _queued_of(self, page: int | None, skip_hosts: Collection[str]) -> np.ndarray:
+        """The links of `page` in Q_wait and not of `skip_hosts` (a repeated link repeats).
+
+        ITS asks this of hubs with thousands of links at every selection: one vectorised
+        look at their states and hosts, read in place (a Python loop over 5 000 ids
+        costs about a millisecond).
+        """
+        if page is None:
+            return np.zeros(0, dtype=np.int64)
+        links = self.edges.child_ids(page)  # a view: not kept past here
+        keep = self._state[links] == QUEUED
+        if skip_hosts:
+            skip = np.fromiter(self._host_id_set(skip_hosts), dtype=np.int32)
+            keep &= ~np.isin(self._host[links], skip)
+        return links[keep]
 
     def best_outside(self, hosts: Collection[str]) -> int | None:
         """The highest-P link of Q_wait whose host is not in `hosts` (the older on a tie).

@@ -85,7 +85,7 @@ class ImprovedTabuHostMemory(ImprovedTabu):
         for link in set_aside:
             frontier.put_back(link)
         if phead is None and frontier.queued_count():
-            phead = frontier.best_outside(self.h2.terms.keys() | set(waiting))
+            phead = frontier.best_outside(self.h2.terms.keys() | waiting)
             if phead is None:
                 phead = frontier.best()
         return phead

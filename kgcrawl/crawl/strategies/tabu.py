@@ -200,7 +200,7 @@ class ImprovedTabu(Strategy):
         assert self.plink is not None
         page = frontier.page_of(self.plink.link)
         candidates = frontier.queued_children(page, waiting)
-        if waiting and not candidates and frontier.queued_children(page):
+        if waiting and not candidates and frontier.best_child(page) is not None:
             self.events["waiting host"] += 1
             return None
         for _ in range(min(self.settings.tabu.its_tries, len(candidates))):
