@@ -359,6 +359,8 @@ def _plain(value: Any, entity: Callable[[Any], Any]) -> Any:
 def _falkordb_entity(value: Any) -> Any:
     from falkordb import Edge, Node, Path
 
+    if value is None or isinstance(value, str | int | float):
+        return value
     if isinstance(value, Node):
         return {"_labels": list(value.labels or []), **value.properties}
     if isinstance(value, Edge):
@@ -366,7 +368,39 @@ def _falkordb_entity(value: Any) -> Any:
     if isinstance(value, Path):
         nodes = [_falkordb_entity(n) for n in value.nodes()]
         return _interleave(nodes, [_falkordb_entity(e) for e in value.edges()])
-    return value
+    return _iso_temporal(value)
+
+
+def _iso_temporal(value: Any) -> Any:
+    """FalkorDB's dates, times and durations as ISO 8601 text, as Neo4j's adapter gives
+    them (`iso_format`), so `query --json` can write them and a table shows them as typed.
+
+    The client reads FalkorDB's local (zone-less) temporals as UTC datetimes and a
+    duration as a `relativedelta`; the zone it adds is dropped.
+
+    >>> from datetime import datetime, timezone
+    >>> from dateutil.relativedelta import relativedelta
+    >>> _iso_temporal(datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
+    '2024-01-02T03:04:05'
+    >>> _iso_temporal(relativedelta(days=1, hours=2, seconds=1.5)), _iso_temporal(relativedelta())
+    ('P1DT2H1.5S', 'PT0S')
+    """
+    import datetime as dt
+
+    from dateutil.relativedelta import relativedelta
+
+    if isinstance(value, dt.datetime | dt.time):
+        return value.replace(tzinfo=None).isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if not isinstance(value, relativedelta):
+        return value
+    seconds = f"{value.seconds + value.microseconds / 1e6:.6f}".rstrip("0").rstrip(".")
+    date = [(value.years, "Y"), (value.months, "M"), (value.days, "D")]
+    time = [(value.hours, "H"), (value.minutes, "M"), (seconds, "S")]
+    text = "".join(f"{n}{unit}" for n, unit in date if n)
+    clock = "".join(f"{n}{unit}" for n, unit in time if n not in (0, "0"))
+    return "P" + text + ("T" + clock if clock else "") if text or clock else "PT0S"
 
 
 def _interleave(nodes: list[Any], rels: list[Any]) -> list[Any]:
