@@ -109,10 +109,11 @@ def test_dates_times_and_durations_come_back_as_iso_text(fixture, request) -> No
     """`query --json` wrote a FalkorDB duration as a traceback: the client's relativedelta
     is no JSON, and a table showed `relativedelta(days=+1, hours=+2)`. (FalkorDB's own
     Bolt endpoint drops the connection on a temporal value: not ours to mend.)"""
-    row = request.getfixturevalue(fixture).run(
+    store = request.getfixturevalue(fixture)
+    (row,) = store.run(
         "RETURN date('2024-01-02') AS day, localdatetime('2024-01-02T03:04:05') AS at, "
         "localtime('03:04:05') AS clock, duration('P1DT2H') AS span, duration('P2Y3M') AS long"
-    ).records()[0]
+    ).records()
     assert row == {
         "day": "2024-01-02",
         "at": "2024-01-02T03:04:05",
