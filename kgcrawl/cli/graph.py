@@ -34,7 +34,8 @@ def graph_stop() -> None:
 
 @graph_app.command("status")
 def graph_status() -> None:
-    """Say whether the embedded FalkorDB runs (exit code 1 when it does not)."""
+    """Say whether the embedded FalkorDB runs and what it holds (exit code 1 when it does not)."""
+    from kgcrawl.graph.queries import graph_contents
     from kgcrawl.graph.server import graph_folder, status
 
     info = status()
@@ -44,6 +45,8 @@ def graph_status() -> None:
     state = "loading" if info.loading else "running"
     console.print(f"FalkorDB {state}: pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})",
                   markup=False)  # fmt: skip
+    if not info.loading:
+        console.print(str(graph_contents("embedded")), markup=False)
 
 
 @app.command("query")

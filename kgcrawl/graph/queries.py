@@ -162,3 +162,54 @@ def _refused_write(message: str) -> bool:
     Neo4j: "Writing in read access mode not allowed"."""
     lowered = message.lower()
     return "read-only" in lowered or "read access mode" in lowered
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What a graph holds, for `kgcrawl graph status`: its crawls by domain, and nodes."""
+
+    crawls: dict[str, int]  # domain → crawls written
+    pages: int
+    hosts: int
+    concepts: int
+
+    def __str__(self) -> str:
+        """One line.
+
+        >>> print(Contents({"tourism": 2, "rainstorm": 1}, 5812, 240, 162))
+        holds 3 crawls (rainstorm 1, tourism 2): 5,812 pages on 240 hosts; 162 concepts
+        >>> print(Contents({"tourism": 1}, 1, 1, 0))
+        holds 1 crawl (tourism 1): 1 page on 1 host; 0 concepts
+        >>> print(Contents({}, 0, 0, 0))
+        holds nothing yet (no crawl wrote it)
+        """
+        if not (self.crawls or self.pages or self.concepts):
+            return "holds nothing yet (no crawl wrote it)"
+        domains = ", ".join(f"{domain} {n}" for domain, n in sorted(self.crawls.items()))
+        return (
+            f"holds {_counted(sum(self.crawls.values()), 'crawl')} ({domains or 'none'}): "
+            f"{_counted(self.pages, 'page')} on {_counted(self.hosts, 'host')}; "
+            f"{_counted(self.concepts, 'concept')}"
+        )
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+def graph_contents(uri: str | None = None, home: Path | None = None) -> Contents:
+    """Count what the graph the URI names holds (read-only)."""
+    counts = {}
+    try:
+        crawls = run_query(
+            "MATCH (c:Crawl) RETURN c.domain AS domain, count(c) AS n", uri=uri, home=home
+        )
+        for label in ("Page", "Host", "Concept"):
+            result = run_query(f"MATCH (n:{label}) RETURN count(n)", uri=uri, home=home)
+            counts[label] = result.rows[0][0]
+    except GraphQueryError as exc:
+        if "the graph is empty" not in str(exc):
+            raise
+        return Contents({}, 0, 0, 0)
+    domains = {str(domain): n for domain, n in crawls.rows}
+    return Contents(domains, counts["Page"], counts["Host"], counts["Concept"])

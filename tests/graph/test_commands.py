@@ -140,6 +140,12 @@ def test_json_and_csv_together_are_refused(env) -> None:
     assert result.exit_code == 2
 
 
+def test_graph_status_says_what_the_graph_holds(env) -> None:
+    status = runner.invoke(app, ["graph", "status"])
+    assert status.exit_code == 0, status.output
+    assert "holds 1 crawl (tourism 1): 4 pages on 2 hosts; 4 concepts" in status.output
+
+
 def test_graph_start_status_stop(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
     try:
@@ -149,6 +155,7 @@ def test_graph_start_status_stop(tmp_path, monkeypatch) -> None:
         assert again.exit_code == 0 and "already running" in again.output
         status = runner.invoke(app, ["graph", "status"])
         assert status.exit_code == 0 and "running" in status.output
+        assert "holds nothing yet" in status.output
         # The schema is in place for later commands.
         result = runner.invoke(app, ["query", "CALL db.constraints() YIELD label RETURN label"])
         assert "4 rows" in result.output
