@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from kgcrawl.config import Settings
+from kgcrawl.crawl.budget import change_budget
 from kgcrawl.crawl.engine import (
     CrawlResult,
     Engine,
@@ -99,6 +100,7 @@ class CrawlRequest:
     warc: Path | None = None
     run_id: str | None = None
     ontology: Path | None = None  # resume: go on with this ontology version
+    max_pages: int | None = None  # resume: go on to this page budget (crawl/budget.py)
     executor: str = "local"  # or "ray": where the workers run (crawl/workers.py)
     ray_address: str | None = None  # ray: "auto", "ray://HOST:10001", None for a local Ray
 
@@ -210,6 +212,8 @@ def resume(
             state.set_meta({"warc": str(request.warc), "warc_offset": 0})
         if request.ontology is not None:
             switch_ontology(state, settings, request.ontology)
+        if request.max_pages is not None:
+            settings = change_budget(state, settings, request.max_pages)
     except BaseException:
         state.close()
         raise

@@ -36,7 +36,11 @@ def crawl(
     ] = None,
     max_pages: Annotated[
         int | None,
-        typer.Option("--max-pages", help="Pages to download (default: crawl.max_pages, 15000)."),
+        typer.Option(
+            "--max-pages",
+            help="Pages to download (default: crawl.max_pages, 15000); with --resume, a "
+            "larger budget to go on to.",
+        ),
     ] = None,
     workers: Annotated[
         int | None,
@@ -129,7 +133,8 @@ def crawl(
         _refuse_new_run_options(crawl_options, bool(set_))
         request = CrawlRequest(resolve=crawl_options.resolve, warc=warc,
                                ontology=ontology.resolve() if ontology else None,
-                               executor=executor, ray_address=ray_address)  # fmt: skip
+                               max_pages=max_pages, executor=executor,
+                               ray_address=ray_address)  # fmt: skip
         run_id = resume
     else:
         settings = crawl_settings(domain, crawl_options, notice)
@@ -159,9 +164,8 @@ def _check_executor(executor: str, ray_address: str | None, warc: Path | None) -
 
 def _refuse_new_run_options(given: CrawlOptions, has_set: bool) -> None:
     """A resume goes on with the run's own settings: an option changing them is an error."""
-    names = {"--strategy": given.strategy, "--max-pages": given.max_pages,
-             "--workers": given.workers, "--delay": given.delay, "--seed": given.seed,
-             "--graph": given.graph}  # fmt: skip
+    names = {"--strategy": given.strategy, "--workers": given.workers, "--delay": given.delay,
+             "--seed": given.seed, "--graph": given.graph}  # fmt: skip
     dropped = [name for name, value in names.items() if value is not None]
     dropped += ["--set"] * has_set + ["--run-id"] * bool(given.run_id)
     dropped += ["--sandbox"] * given.sandbox
@@ -169,5 +173,5 @@ def _refuse_new_run_options(given: CrawlOptions, has_set: bool) -> None:
     if dropped:
         raise typer.BadParameter(
             f"--resume goes on with the run's own settings; drop {', '.join(dropped)} "
-            "(a resume takes only --resolve, --warc and --ontology)"
+            "(a resume takes only --resolve, --warc, --ontology and --max-pages)"
         )

@@ -30,6 +30,7 @@ from pathlib import Path
 from kgcrawl.config import Settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import StageTimes, failed_outcome, link_options
+from kgcrawl.crawl.budget import recorded_budgets
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.dispatch import Dispatcher, HostTurns
 from kgcrawl.crawl.ended import BUDGET, ERROR, EXHAUSTED, SIGNAL
@@ -243,13 +244,19 @@ class Engine:
     # -- resume --------------------------------------------------------------------
 
     def replay(self) -> int:
-        """Fold the committed log back in; returns how many outcomes it held."""
+        """Fold the committed log back in; returns how many outcomes it held.
+
+        Each outcome under the ontology version and the page budget it was crawled with."""
         sequential = self.settings.crawl.workers == 1
         count = 0
         later = self.versions[1:]
+        budgets = recorded_budgets(self.state.meta())
+        counters = self.crawl.counters
         for outcome in self.state.outcomes():
             while later and later[0].first <= outcome.seq:
                 self._use_version(later.pop(0))
+            while budgets and budgets[0].first <= outcome.seq:
+                counters.max_pages = budgets.pop(0).max_pages
             if sequential:
                 picked = self.crawl.select()
                 if picked is None or self.crawl.url_of(picked) != outcome.url:
@@ -264,8 +271,8 @@ class Engine:
             count += 1
         for version in later:  # in force from the next outcome on
             self._use_version(version)
+        counters.max_pages = self.settings.crawl.max_pages
         if not sequential:  # taken by URL: which links exploration took, only the meta knows
-            counters = self.crawl.counters
             counters.explored = self.state.meta().get("explored", counters.explored)
         self._update_progress()
         return count

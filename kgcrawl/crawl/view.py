@@ -297,6 +297,9 @@ def run_details(run_id: str) -> Table:
                           _from(value, origins.get(key)))  # fmt: skip
     for version in meta.get("ontologies", []):
         table.add_row(f"ontology from outcome {version['first']}", version["path"])
+    for budget in meta.get("budgets", [])[1:]:  # the first is the budget it started with
+        table.add_row(f"budget from outcome {budget['first']}",
+                      f"{budget['max_pages']} pages (--resume --max-pages)")  # fmt: skip
     executors = meta.get("executors", [])  # runs before it was kept: none
     for used in executors:
         where = "executor" if len(executors) == 1 else f"executor from outcome {used['first']}"

@@ -42,7 +42,8 @@ from kgcrawl.text.urls import host_of
 
 
 def run_settings(state: RunState) -> Settings:
-    """The settings a run was started with (pipeline file + every value it resolved)."""
+    """The settings a run was started with (pipeline file + every value it resolved), with
+    its page budget as last changed on resume (crawl/budget.py)."""
     meta = state.meta()
     values = {k: v for k, v in meta["settings"].items() if k != "domain"}
     values.setdefault("crawl.trap_cap", 0)  # started before the trap guard: crawled without it

@@ -81,10 +81,10 @@ def serving(site: type[Site], host: str) -> Iterator[tuple[str, ...]]:
 
 
 @contextmanager
-def quick_sandbox() -> Iterator[list[str]]:
+def quick_sandbox(profile: str = "default") -> Iterator[list[str]]:
     """The small world (seed 0) on 127.0.0.1, slow hosts 0.05 s, stalls 1 s, Crawl-delay 0.1 s;
     yields --resolve."""
-    with SandboxServer(World(0, "small"), **QUICK) as server:
+    with SandboxServer(World(0, "small", profile), **QUICK) as server:
         yield server.resolve
 
 
@@ -166,6 +166,27 @@ def killed_and_resumed(
     uninterrupted, _ = _outcomes(home, "whole")
     resumed, meta = _outcomes(home, "killed")
     return Runs(uninterrupted, resumed, meta)
+
+
+def start_crawl(args: list[str], env: dict, stderr) -> subprocess.Popen:
+    """`kgcrawl crawl ARGS` in its own process group (SIGKILL takes its helpers too)."""
+    command = [sys.executable, "-m", "kgcrawl", "crawl", *args]
+    return subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
+    )
+
+
+def sigkill_at(process: subprocess.Popen, state_file: Path, outcomes: int) -> int:
+    """SIGKILL the crawl once `outcomes` outcomes are in its state; how many there are."""
+    deadline = time.monotonic() + DEADLINE
+    while process.poll() is None:
+        assert time.monotonic() < deadline, "the crawl made no progress"
+        if committed_count(state_file) >= outcomes:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+            return committed_count(state_file)
+        time.sleep(0.05)
+    raise AssertionError("the crawl ended before the kill")
 
 
 def judged_crawl(

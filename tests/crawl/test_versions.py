@@ -6,10 +6,8 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +17,7 @@ import pytest
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.engine import Engine, topic_for
-from kgcrawl.crawl.state import RunState, committed_count
+from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import (
     OntologyChanged,
     as_meta,
@@ -33,7 +31,7 @@ from kgcrawl.graph.sync import run_settings
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.topic import topic_model_for
-from tests.crawl.crawls import BASE, DEADLINE, quick_sandbox
+from tests.crawl.crawls import BASE, DEADLINE, quick_sandbox, sigkill_at, start_crawl
 from tests.crawl.strategies.conftest import PAPER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,26 +117,6 @@ def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_wor
     assert crawl.matcher.count_sparse(f"{NEW_LABEL}{NEW_LABEL}") == {new.index(new_iri): 2}
 
 
-def _crawl(args: list[str], env: dict, stderr) -> subprocess.Popen:
-    command = [sys.executable, "-m", "kgcrawl", "crawl", *args]
-    return subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
-    )
-
-
-def _kill_at(process: subprocess.Popen, state_file: Path, outcomes: int) -> int:
-    """SIGKILL the crawl once `outcomes` outcomes are in its state; how many there are."""
-    deadline = time.monotonic() + DEADLINE
-    while process.poll() is None:
-        assert time.monotonic() < deadline, "the crawl made no progress"
-        if committed_count(state_file) >= outcomes:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
-            return committed_count(state_file)
-        time.sleep(0.05)
-    raise AssertionError("the crawl ended before the kill")
-
-
 def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
     tmp_path, versions, jieba_words
 ):
@@ -163,10 +141,10 @@ def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
             "--ontology",
             str(v1),
         ]
-        switch_at = _kill_at(_crawl([*start, *sets], env, errors), state_file, 40) + 1
-        resumed = _crawl([*resolve, "--resume", "v", "--ontology", str(v2)], env, errors)
-        _kill_at(resumed, state_file, switch_at + 30)  # killed again on the new version
-        assert _crawl([*resolve, "--resume", "v"], env, errors).wait(DEADLINE) == 0
+        switch_at = sigkill_at(start_crawl([*start, *sets], env, errors), state_file, 40) + 1
+        resumed = start_crawl([*resolve, "--resume", "v", "--ontology", str(v2)], env, errors)
+        sigkill_at(resumed, state_file, switch_at + 30)  # killed again on the new version
+        assert start_crawl([*resolve, "--resume", "v"], env, errors).wait(DEADLINE) == 0
 
     state = RunState(state_file)
     try:
