@@ -198,15 +198,11 @@ class Fetcher:
         if not rules.allowed(url, self.settings.user_agent):
             raise _Failure("robots")
         crawl_delay = min(rules.crawl_delay(self.settings.user_agent), self.settings.max_wait)
-        return self._retried(host, max(self.settings.delay, crawl_delay), url, pin, page=True)
-
-    def _retried(self, host: str, delay: float, url: str, pin: Pin, page: bool) -> _Response:
-        """One exchange, asked again (`retries`, with backoff) after a timeout, a reset or a
-        5xx, and after a 429 or 503 whose `Retry-After` is within `max_wait`."""
+        delay = max(self.settings.delay, crawl_delay)
         for attempt in range(self.settings.retries + 1):
             last = attempt == self.settings.retries
             try:
-                response = self._gated(host, delay, url, pin, page)
+                response = self._gated(host, delay, url, pin, page=True)
             except _Failure as failure:
                 if failure.final or failure.reason not in RETRIED or last:
                     raise
@@ -262,15 +258,11 @@ class Fetcher:
             raise _Failure(DNS) from None
 
     def _load_robots(self, robots_url: str) -> tuple[int, bytes]:
-        """RobotsCache's loader: (status, body); OSError for timeouts and resets.
-
-        robots.txt is retried as a page is: one reset or 502 would otherwise close a whole
-        host for `robots_retry` seconds and fail every page of it asked for meanwhile.
-        """
+        """RobotsCache's loader: (status, body); OSError for timeouts and resets."""
         host = host_of(robots_url)
         try:
             pin = self._target(robots_url)
-            response = self._retried(host, self.settings.delay, robots_url, pin, page=False)
+            response = self._gated(host, self.settings.delay, robots_url, pin, page=False)
         except _Failure as failure:
             raise OSError(failure.reason) from None
         return response.status, response.body

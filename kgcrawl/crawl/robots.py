@@ -1,8 +1,7 @@
 """robots.txt rules per origin, cached (SPEC §6).
 
 200 → the file's rules (protego); 4xx → allow everything; 5xx, timeout or a
-broken connection (after the fetcher's retries, as for a page) → disallow for now
-and ask again after `retry_after` seconds.
+broken connection → disallow for now and ask again after `retry_after` seconds.
 A redirect is treated like a missing file (allow), a simplification of RFC 9309.
 """
 

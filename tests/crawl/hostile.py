@@ -218,11 +218,6 @@ class HostileServer:
                 c.send(response("429 Too Many Requests", {"Retry-After": "1", **_EMPTY}))
             else:
                 c.send(html(OK_PAGE))
-        elif path == "/flaky":  # 503 the first time a URL is asked for, then the page
-            if self.hits[target] == 1:
-                c.send(response("503 Service Unavailable", _EMPTY))
-            else:
-                c.send(html(OK_PAGE))
         elif path == "/retry-after-long":
             c.send(response("429 Too Many Requests", {"Retry-After": "100000", **_EMPTY}))
         else:

@@ -158,16 +158,6 @@ def test_robots_txt_has_the_same_deadline(hazard) -> None:
     assert spent < EXCHANGE + SLACK
 
 
-@pytest.mark.parametrize(("retries", "reason"), [(1, None), (0, "robots")])
-def test_robots_txt_is_asked_again_after_a_5xx_as_a_page_is(retries, reason) -> None:
-    """One 503 on robots.txt closed the host for a minute (every page asked for meanwhile
-    failed `robots`); it now gets the page's retries."""
-    with HostileServer(robots="/flaky") as server:
-        fetcher = Fetcher(replace(FAST, retries=retries), parse_resolve([server.resolve]))
-        assert fetcher.fetch(server.url("/ok")).reason == reason
-        assert server.hits["/robots.txt"] == retries + 1
-
-
 def test_stop_cuts_a_drip_and_a_pause_and_starts_nothing_new(server) -> None:
     stop = threading.Event()
     fetcher = Fetcher(replace(FAST, read_timeout=30.0), parse_resolve([server.resolve]), stop=stop)
