@@ -97,7 +97,6 @@ def build_ontology(
     """Build a domain ontology from a corpus with formal concept analysis (lattice → taxonomy)."""
     from rich.markup import escape
 
-    from kgcrawl.fit import folding_table
     from kgcrawl.ontology.build import BuildOptions
     from kgcrawl.ontology.build import build_ontology as build
 
@@ -122,10 +121,7 @@ def build_ontology(
     )
     with stage_bar() as progress:
         result = build(corpus, options, progress)
-    table = folding_table("", "", title=f"build-ontology {result.domain}", show_header=False)
-    for what, value in result.summary():
-        table.add_row(what, value)
-    console.print(table)
+    _print_summary(f"build-ontology {result.domain}", result.summary(files=False), result.files)
     for skipped in result.corpus.skipped:
         console.print(f"[yellow]skipped[/yellow] {escape(f'{skipped.name}: {skipped.reason}')}",
                       highlight=False)  # fmt: skip
@@ -194,7 +190,7 @@ def _term_line(row) -> Text:
 
 def _print_refresh(result) -> None:
     """The new terms and where they went, then what the refresh read and wrote."""
-    from kgcrawl.fit import Records, folding_table
+    from kgcrawl.fit import Records
 
     added = Records(
         ("term", "placed under", "relevant pages", "irrelevant pages", "off-topic docs", "score"),
@@ -208,7 +204,17 @@ def _print_refresh(result) -> None:
             str(term.irrelevant_pages), str(term.background), f"{term.score:.3f}",
         )  # fmt: skip
     console.print(added if result.added else "no new term found")
-    summary = folding_table("", "", title=f"refresh-ontology {result.domain}", show_header=False)
-    for what, value in result.summary():
-        summary.add_row(what, value)
-    console.print(summary)
+    _print_summary(f"refresh-ontology {result.domain}", result.summary(files=False), result.files)
+
+
+def _print_summary(title: str, rows: list[tuple[str, str]], files: list[Path]) -> None:
+    """A key-value table, then one line per file written: a path folded in a table cell
+    breaks mid-name, and a reader could not copy it whole."""
+    from kgcrawl.fit import folding_table
+
+    table = folding_table("", "", title=title, show_header=False)
+    for what, value in rows:
+        table.add_row(what, value)
+    console.print(table)
+    for path in files:
+        console.print(f"written: {path}", soft_wrap=True, highlight=False, markup=False)

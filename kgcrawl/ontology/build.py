@@ -101,8 +101,8 @@ class BuildResult:
         termhood = self.selection.termhood
         return sorted(termhood, key=lambda t: -termhood[t])[:n]
 
-    def summary(self) -> list[tuple[str, str]]:
-        """(what, value) rows for the closing report."""
+    def summary(self, files: bool = True) -> list[tuple[str, str]]:
+        """(what, value) rows for the closing report (`files`: a row per file written)."""
         corpus = self.corpus
         zh = sum(doc.lang == "zh" for doc in corpus.documents)
         onto = self.ontology
@@ -122,7 +122,7 @@ class BuildResult:
         ]
         if self.selection.missing:
             rows.append(("pinned terms not found", ", ".join(self.selection.missing)))
-        rows += [("written", str(path)) for path in self.files]
+        rows += [("written", str(path)) for path in self.files if files]
         if self.svg_skipped:
             rows.append(
                 (

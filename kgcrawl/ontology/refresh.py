@@ -157,8 +157,8 @@ class RefreshResult:
     graph: WriteReport | None = None
     graph_uri: str | None = None
 
-    def summary(self) -> list[tuple[str, str]]:
-        """(what, value) rows for the closing report."""
+    def summary(self, files: bool = True) -> list[tuple[str, str]]:
+        """(what, value) rows for the closing report (`files`: a row per file written)."""
         rows = [
             ("pages from", self.source),
             ("relevant pages", str(self.relevant_pages)),
@@ -170,7 +170,7 @@ class RefreshResult:
             ("formal concepts", self._lattice()),
             ("concepts", f"{len(self.ontology)} (was {len(self.ontology) - len(self.added)})"),
         ]
-        rows += [("written", str(path)) for path in self.files]
+        rows += [("written", str(path)) for path in self.files if files]
         if self.graph is not None:
             rows.append(("graph", f"{self.graph.concepts} Concept nodes in {self.graph_uri}"))
         if self.dry_run:

@@ -251,6 +251,7 @@ def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
     owl = tmp_path / "o" / "tour.fca.owl"
     init = f"kgcrawl pipeline init tour --ontology {owl} --language zh --corpus {corpus}"
     assert f"\nnext: {init} --seeds URL\n" in result.output  # mostly Chinese, not corpus/tour
+    assert f"\nwritten: {owl}\n" in result.output  # whole, not folded in a table cell
 
 
 def test_the_next_step_as_printed_writes_a_pipeline_that_passes_its_check(
