@@ -290,8 +290,11 @@ class Frontier:
         """The highest-P link of Q_wait whose host is not in `hosts` (the older on a tie).
 
         Walks hosts in the order of their best queued link: the cost grows with the
-        excluded hosts ahead of the answer, not with their links.
+        excluded hosts ahead of the answer, not with their links. With no host to
+        exclude it is `best`, whose one heap needs no walk.
         """
+        if not hosts:
+            return self.best()
         found = self._by_host.best(skip=self._host_id_set(hosts))
         return None if found is None else found[1]
 

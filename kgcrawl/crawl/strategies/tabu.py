@@ -220,7 +220,7 @@ class ImprovedTabu(Strategy):
         """E(Plink)'s best, unless its page is tabu or the best of Q_wait is far better
         (both without the links of `waiting` hosts)."""
         assert self.plink is not None
-        best = frontier.best_outside(waiting) if waiting else frontier.best()
+        best = frontier.best_outside(waiting)
         page = frontier.edges.first_parent(self.plink.link)
         g = frontier.best_child(page, waiting)
         if g is None:
