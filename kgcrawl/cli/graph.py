@@ -46,7 +46,7 @@ def graph_status() -> None:
     console.print(f"FalkorDB {state}: pid {info.pid} on 127.0.0.1:{info.port} ({info.folder})",
                   markup=False)  # fmt: skip
     if not info.loading:
-        console.print(str(graph_contents("embedded")), markup=False)
+        console.print(str(graph_contents()), markup=False)
 
 
 @app.command("query")

@@ -17,7 +17,7 @@ from typing import Any
 
 from kgcrawl.config import CHECKOUT
 from kgcrawl.graph.errors import GraphError, GraphQueryError
-from kgcrawl.graph.store import QueryResult, connect
+from kgcrawl.graph.store import GraphStore, QueryResult, connect
 from kgcrawl.suggest import did_you_mean
 
 _PARAM = re.compile(r"//\s*@param\s+(\w+)(?:\s*=\s*(\S+))?")
@@ -140,21 +140,28 @@ def run_query(
     if saved is not None:
         query = load_saved(saved)
         cypher, values = query.cypher, query.bind(values)
+    with _store(uri, home) as store:
+        return _run(store, cypher, values, write)
+
+
+def _store(uri: str | None, home: Path | None) -> GraphStore:
     store = connect(uri, home=home, schema_setup=False)
     if store is None:
         raise GraphError("the graph is disabled (--graph none)")
-    with store:
-        try:
-            return store.run(cypher, values, read_only=not write)
-        except GraphQueryError as exc:
-            if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
-                empty = f"{store.uri}: the graph is empty (no crawl wrote it yet)"
-                raise GraphQueryError(empty) from None
-            if write or not _refused_write(str(exc)):
-                raise
-            raise GraphQueryError(
-                f"{exc} (queries are read-only; --write allows changes)"
-            ) from None
+    return store
+
+
+def _run(store: GraphStore, cypher: str, values: dict[str, Any], write: bool) -> QueryResult:
+    """One statement; a graph never written and a refused write said plainly."""
+    try:
+        return store.run(cypher, values, read_only=not write)
+    except GraphQueryError as exc:
+        if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
+            empty = f"{store.uri}: the graph is empty (no crawl wrote it yet)"
+            raise GraphQueryError(empty) from None
+        if write or not _refused_write(str(exc)):
+            raise
+        raise GraphQueryError(f"{exc} (queries are read-only; --write allows changes)") from None
 
 
 def _refused_write(message: str) -> bool:
@@ -197,19 +204,14 @@ def _counted(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
-def graph_contents(uri: str | None = None, home: Path | None = None) -> Contents:
-    """Count what the graph the URI names holds (read-only)."""
-    counts = {}
-    try:
-        crawls = run_query(
-            "MATCH (c:Crawl) RETURN c.domain AS domain, count(c) AS n", uri=uri, home=home
-        )
-        for label in ("Page", "Host", "Concept"):
-            result = run_query(f"MATCH (n:{label}) RETURN count(n)", uri=uri, home=home)
-            counts[label] = result.rows[0][0]
-    except GraphQueryError as exc:
-        if "the graph is empty" not in str(exc):
-            raise
-        return Contents({}, 0, 0, 0)
-    domains = {str(domain): n for domain, n in crawls.rows}
-    return Contents(domains, counts["Page"], counts["Host"], counts["Concept"])
+def graph_contents(home: Path | None = None) -> Contents:
+    """Count what the embedded graph holds (read-only, one connection; the connection
+    puts the schema in place, so even a graph no crawl wrote answers, with zeros)."""
+    crawls = "MATCH (c:Crawl) RETURN c.domain AS domain, count(c) AS n"
+    with _store("embedded", home) as store:
+        domains = {str(d): n for d, n in _run(store, crawls, {}, write=False).rows}
+        counts = [
+            _run(store, f"MATCH (n:{label}) RETURN count(n)", {}, write=False).rows[0][0]
+            for label in ("Page", "Host", "Concept")
+        ]
+    return Contents(domains, *counts)
