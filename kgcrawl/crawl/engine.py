@@ -213,6 +213,7 @@ class Engine:
         meta = state.meta()
         self.run_id = meta["run_id"]
         self.versions = recorded(meta)
+        self.budgets = recorded_budgets(meta)
         for version in self.versions:
             version.check(self.run_id)
         composed = tuple(map(ComposedPage.from_json, meta.get("composed", ())))
@@ -250,7 +251,7 @@ class Engine:
         sequential = self.settings.crawl.workers == 1
         count = 0
         later = self.versions[1:]
-        budgets = recorded_budgets(self.state.meta())
+        budgets = self.budgets.copy()
         counters = self.crawl.counters
         for outcome in self.state.outcomes():
             while later and later[0].first <= outcome.seq:

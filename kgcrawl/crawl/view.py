@@ -12,6 +12,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from kgcrawl.crawl.budget import recorded_budgets
 from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
 from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.fetch import DNS, REFUSED
@@ -297,9 +298,9 @@ def run_details(run_id: str) -> Table:
                           _from(value, origins.get(key)))  # fmt: skip
     for version in meta.get("ontologies", []):
         table.add_row(f"ontology from outcome {version['first']}", version["path"])
-    for budget in meta.get("budgets", [])[1:]:  # the first is the budget it started with
-        table.add_row(f"budget from outcome {budget['first']}",
-                      f"{budget['max_pages']} pages (--resume --max-pages)")  # fmt: skip
+    for budget in recorded_budgets(meta)[1:]:  # the first is the budget it started with
+        table.add_row(f"budget from outcome {budget.first}",
+                      f"{budget.max_pages} pages (--resume --max-pages)")  # fmt: skip
     executors = meta.get("executors", [])  # runs before it was kept: none
     for used in executors:
         where = "executor" if len(executors) == 1 else f"executor from outcome {used['first']}"
