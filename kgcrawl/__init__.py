@@ -36,6 +36,7 @@ __all__ = [
     "open_run",
     "query",
     "refresh_ontology",
+    "resume",
 ]
 
 
@@ -127,6 +128,45 @@ def crawl(
                 on_page(page_record(outcome, labels))
 
     return run(settings, crawl_request(options, settings), on_outcome=on_outcome)
+
+
+def resume(
+    run_id: str,
+    *,
+    max_pages: int | None = None,
+    ontology: str | Path | None = None,
+    resolve: Iterable[str] = (),
+    executor: str = "local",
+    ray_address: str | None = None,
+    on_page: Callable[[PageRecord], None] | None = None,
+) -> CrawlResult:
+    """Go on with a run, stopped, killed or at its budget, with the settings it started with.
+
+    What `kgcrawl crawl --resume RUN` does: `max_pages` a larger budget, `ontology` a new
+    version (a `refresh_ontology` file) from the next page on, `resolve` more
+    HOST=ADDR:PORT, `executor` / `ray_address` as for `crawl`. `on_page` sees the pages
+    downloaded from here on, their concepts named by the ontology they were judged with.
+    """
+    from kgcrawl.runner import CrawlRequest
+    from kgcrawl.runner import resume as run_resume
+
+    request = CrawlRequest(
+        resolve=tuple(resolve), ontology=Path(ontology).resolve() if ontology else None,
+        max_pages=max_pages, executor=executor, ray_address=ray_address,
+    )  # fmt: skip
+    run: Run | None = None  # opened at the first page: the versions are recorded by then
+
+    def on_outcome(outcome) -> None:
+        nonlocal run
+        if on_page is not None and outcome.downloaded:
+            run = run or open_run(run_id)
+            on_page(run.record(outcome))
+
+    try:
+        return run_resume(run_id, request, on_outcome=on_outcome)
+    finally:
+        if run is not None:
+            run.close()
 
 
 def open_run(run_id: str) -> Run:

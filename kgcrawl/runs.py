@@ -96,11 +96,15 @@ class Run:
 
     def pages(self, relevant_only: bool = False) -> Iterator[PageRecord]:
         """Downloaded pages in crawl order (only those judged relevant, if asked)."""
-        firsts, labels = self._version_labels()
         for outcome in self.state.outcomes():
             if outcome.downloaded and (outcome.relevant or not relevant_only):
-                version = max(0, bisect_right(firsts, outcome.seq) - 1)
-                yield page_record(outcome, labels[version])
+                yield self.record(outcome)
+
+    def record(self, outcome: Outcome) -> PageRecord:
+        """A downloaded outcome of this run as a PageRecord, its mentions named by the
+        ontology version the run used for it."""
+        firsts, labels = self._version_labels()
+        return page_record(outcome, labels[max(0, bisect_right(firsts, outcome.seq) - 1)])
 
     def close(self) -> None:
         self.state.close()

@@ -17,6 +17,7 @@ import pytest
 import kgcrawl
 from kgcrawl.cli import HEAVY_MODULES
 from kgcrawl.config import SettingsError
+from tests.crawl.test_versions import NEW_LABEL, with_new_concept
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXED = {"relevance.alpha": 0.5, "relevance.beta": 0.19, "fetch.read_timeout": 5.0}
@@ -30,7 +31,8 @@ def test_import_is_light_and_names_its_api() -> None:
     code = f"import sys, kgcrawl; print([m for m in {HEAVY_MODULES!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-    names = {"crawl", "open_run", "build_ontology", "calibrate", "query", "refresh_ontology"}
+    names = {"crawl", "resume", "open_run", "build_ontology", "calibrate", "query",
+             "refresh_ontology"}  # fmt: skip
     assert names | {"__version__"} <= set(kgcrawl.__all__)
     assert re.match(r"\d", kgcrawl.__version__) or kgcrawl.__version__ == "0+unknown"
 
@@ -89,6 +91,28 @@ def test_crawl_in_process_with_settings_and_options(sandbox, tmp_path, monkeypat
         assert run.meta["strategy"] == "bfs"  # names are case-insensitive
         assert [p.url for p in run] == [p.url for p in seen]
         assert all(0 <= p.relevance <= 1 and p.relevant == (p.relevance > 0.5) for p in run)
+
+
+def test_resume_goes_on_with_a_new_budget_and_version_naming_its_concepts(
+    sandbox, tmp_path, monkeypatch, jieba_words
+) -> None:
+    """`kgcrawl.resume`: what `crawl --resume RUN --max-pages N --ontology V2` does, and
+    `on_page` names the concepts of the pages judged with V2 by V2's labels."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    v2 = tmp_path / "tourism.v2.owl"
+    with_new_concept(ROOT / "ontologies" / "tourism.owl", v2)
+    options = {"resolve": sandbox.resolve, "workers": 1, "delay": 0, "graph": "none"}
+    first = kgcrawl.crawl("tourism", max_pages=20, run_id="r", set=FIXED, **options)
+    assert (first.dp, first.ended) == (20, "budget")
+    seen = []
+    result = kgcrawl.resume("r", max_pages=70, ontology=v2, resolve=sandbox.resolve,
+                            on_page=seen.append)  # fmt: skip
+    assert (result.run_id, result.dp, result.ended) == ("r", 70, "budget")
+    with kgcrawl.open_run("r") as run:
+        stored = list(run)
+    assert [p.url for p in seen] == [p.url for p in stored[20:]]
+    assert any(NEW_LABEL in page.concepts for page in seen), "named by the new version"
+    assert [p.concepts for p in seen] == [p.concepts for p in stored[20:]]
 
 
 def test_the_api_names_survive_importing_their_namesake_modules() -> None:
