@@ -180,8 +180,8 @@ def crawl(
                         executor=Executor(request.executor, request.ray_address))  # fmt: skip
         replayed = engine.replay()
         result = engine.run()
-        if sink is not None:
-            _finish_graph(sink, settings, state, replayed)
+        if sink is not None and _finish_graph(sink, settings, state, replayed):
+            result.graph = settings.graph.uri.strip()
         return result
 
 
@@ -241,8 +241,8 @@ def _graph_sink(settings: Settings, state: RunState) -> GraphSink | None:
         return None
 
 
-def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed: int) -> None:
-    """Bring the graph to parity at the end of a crawl, or say plainly that it is behind.
+def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed: int) -> bool:
+    """Bring the graph to parity at the end of a crawl (True), or say plainly that it is behind.
 
     An embedded server that died during the crawl is started again (as the
     command would start it) and the run rewritten into it; any other graph
@@ -254,19 +254,21 @@ def _finish_graph(sink: GraphSink, settings: Settings, state: RunState, replayed
 
     try:
         sink.finish(state, replayed)
-        return
+        return True
     except GraphUnavailable as exc:
         if settings.graph.uri.strip() != "embedded":
             _graph_behind(state, exc)
-            return
+            return False
     except GraphError as exc:
         _graph_behind(state, exc)
-        return
+        return False
     try:
         with connect("embedded") as store:  # starts it again under this command's lease
             sync_state(store, state)
     except GraphError as exc:
         _graph_behind(state, exc)
+        return False
+    return True
 
 
 def _announce(line: str) -> None:

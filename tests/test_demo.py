@@ -32,6 +32,7 @@ def _demo(home: Path, out: Path, *args: str) -> str:
     assert result.exit_code == 0, result.output
     cut = [line for line in result.output.splitlines() if "…" in line]
     assert not cut, f"cells cut at 80 columns: {cut}"
+    assert "next: " not in result.output  # the demo queries and refreshes itself
     return (out / "report.md").read_text(encoding="utf-8")
 
 

@@ -122,7 +122,7 @@ def demo(
                           overrides=tuple(set_ or ()))  # fmt: skip
     with live_progress(console) as show:
         result = run_demo(options, lambda stage: _announce(stage, STAGES, domain), show)
-    console.print(crawl_summary(result.crawl))
+    console.print(crawl_summary(result.crawl, next_steps=False))  # the demo takes them below
     console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
     if result.no_truth:
         console.print(result.no_truth, highlight=False)

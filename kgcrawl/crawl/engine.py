@@ -106,6 +106,7 @@ class CrawlResult:
     failures: list[tuple[str, int]] = field(default_factory=list)  # (reason, URLs), commonest first
     relevances: list[float] = field(default_factory=list)  # R(p) of every page downloaded
     stage_seconds: dict[str, float] = field(default_factory=dict)  # summed over workers
+    graph: str = ""  # the graph (graph.uri) that holds all the run's pages ("" if none does)
 
     @property
     def stopped(self) -> bool:

@@ -78,6 +78,30 @@ def stop_reason(result: CrawlResult) -> str:
     return "frontier exhausted: no unvisited link left" + notes
 
 
+def next_line(result: CrawlResult) -> str:
+    """The commands that use what a finished crawl found ("" when it found nothing).
+
+    >>> from dataclasses import replace
+    >>> from pathlib import Path
+    >>> done = CrawlResult("t1", dp=30, lp=12, outcomes=31, seconds=2.0, ended="budget",
+    ...                    state_path=Path("state.sqlite"), domain="tourism", graph="embedded")
+    >>> print(next_line(done))  # doctest: +NORMALIZE_WHITESPACE
+    next: `kgcrawl query --saved top_concepts` asks the graph; `kgcrawl refresh-ontology
+    tourism --run t1` adds the terms of its relevant pages to a new ontology version
+    >>> print(next_line(replace(done, graph="")))  # doctest: +NORMALIZE_WHITESPACE
+    next: `kgcrawl refresh-ontology tourism --run t1` adds the terms of its relevant pages
+    to a new ontology version
+    """
+    if result.stopped or not result.lp:
+        return ""
+    line = "next: "
+    if result.graph:
+        option = "" if result.graph == "embedded" else f" --graph {result.graph}"
+        line += f"`kgcrawl query{option} --saved top_concepts` asks the graph; "
+    return line + (f"`kgcrawl refresh-ontology {result.domain} --run {result.run_id}` adds the "
+                   "terms of its relevant pages to a new ontology version")  # fmt: skip
+
+
 def stopped_line(run_id: str) -> str:
     return f"stopped; continue with `kgcrawl crawl --resume {run_id}`"
 
@@ -191,8 +215,9 @@ def no_relevant_advice(run: str, domain: str, alpha_origin: str) -> str:
     )
 
 
-def crawl_summary(result: CrawlResult) -> Records:
-    """One row: a table on a wide terminal, key: value lines on a narrow one; why it ended last."""
+def crawl_summary(result: CrawlResult, next_steps: bool = True) -> Records:
+    """One row: a table on a wide terminal, key: value lines on a narrow one; why it ended,
+    then (`next_steps`) the commands that use what it found."""
     summary = Records(
         ("run", "pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds", "pages/s",
          "state"),
@@ -203,6 +228,7 @@ def crawl_summary(result: CrawlResult) -> Records:
                 relevance_line(result),
                 failure_line(result, environment_proxy()),
                 stop_reason(result),
+                next_line(result) if next_steps else "",
             )
             if line
         ),

@@ -212,6 +212,7 @@ def big(big_crawl, monkeypatch) -> BigCrawl:
 
 def test_a_crawl_is_written_at_parity_with_its_state(big) -> None:
     assert big.result.dp == 2000 and not big.result.stopped
+    assert big.result.graph == "embedded"  # the summary's next line offers `kgcrawl query`
     assert big.expected.dp == 2000
     with connect("embedded") as store:
         assert_parity(store, big.expected)
@@ -329,6 +330,7 @@ def test_remote_graph_killed_mid_crawl_then_graph_sync_restores(
     result = crawl(settings, CrawlRequest(resolve=tuple(sandbox.resolve)), on_progress=kill)
     assert result.dp == 100 and not result.stopped
     assert f"run `kgcrawl graph sync {result.run_id}`" in capsys.readouterr().err
+    assert result.graph == "", "no graph holds the whole run: the summary offers no query"
     info, started = server.start(home / "falkordb")
     assert started and info.port == own_server.port
     sync_graph(result.run_id)  # into the graph the run names
@@ -340,7 +342,7 @@ def test_embedded_graph_killed_mid_crawl_is_restarted_at_the_end(home, sandbox, 
     settings = settings_for("embedded", 80)
     kill = at_outcome(30, lambda: os.kill(server.status(home).pid, signal.SIGKILL))
     result = crawl(settings, CrawlRequest(resolve=tuple(sandbox.resolve)), on_progress=kill)
-    assert result.dp == 80
+    assert result.dp == 80 and result.graph == "embedded"
     assert "graph sync" not in capsys.readouterr().err
     assert server.status(home) is None  # the crawl started the server: it stops it too
     with connect("embedded") as store:
@@ -359,7 +361,7 @@ def test_a_rejected_graph_write_never_stops_the_crawl(home, own_server, sandbox)
     uri = f"falkordb://127.0.0.1:{own_server.port}/rejected"
     settings = settings_for(uri, 80)
     result = crawl(settings, CrawlRequest(resolve=tuple(sandbox.resolve)), set_maxmemory)
-    assert result.dp == 80 and not result.stopped
+    assert result.dp == 80 and not result.stopped and result.graph == uri
     assert not steps and admin.info("errorstats")["errorstat_OOM"]["count"] > 0
     admin.close()
     with FalkorStore("127.0.0.1", own_server.port, "rejected") as store:
