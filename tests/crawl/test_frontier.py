@@ -10,6 +10,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from kgcrawl.crawl import frontier as frontier_module
 from kgcrawl.crawl.frontier import Frontier, FrontierError
 from kgcrawl.scoring.priority import priority
 from kgcrawl.text.urls import host_of
@@ -150,9 +151,12 @@ class NaiveFrontier:
 class FrontierMachine(RuleBasedStateMachine):
     beta: float | None = 0.3
     keep = 3
+    few_queued = frontier_module.FEW_QUEUED  # a page's queued links sifted in Python up to it
 
     @initialize()
     def start(self) -> None:
+        self.shipped_few_queued = frontier_module.FEW_QUEUED
+        frontier_module.FEW_QUEUED = self.few_queued
         self.real = Frontier(R, self.beta, self.keep, pagerank_scale="max")
         self.model = NaiveFrontier(self.beta, self.keep)
         self.pages = 2  # pages 0 and 1 exist from the start (seed pages)
@@ -304,6 +308,14 @@ class FrontierMachine(RuleBasedStateMachine):
         assert self.real.best() == model.best()
         assert self.real.oldest() == model.oldest()
 
+    def teardown(self) -> None:
+        if hasattr(self, "shipped_few_queued"):
+            frontier_module.FEW_QUEUED = self.shipped_few_queued
+
+
+class SiftByIsinMachine(FrontierMachine):
+    few_queued = 0  # every page's links sifted by np.isin, as a hub's are
+
 
 class BreadthFirstMachine(FrontierMachine):
     beta = None  # no β filter: every link waits in Q_wait
@@ -313,10 +325,11 @@ class NoPoolMachine(FrontierMachine):
     keep = 0  # every link at or below β is dropped at once
 
 
-for machine in (FrontierMachine, BreadthFirstMachine, NoPoolMachine):
+for machine in (FrontierMachine, SiftByIsinMachine, BreadthFirstMachine, NoPoolMachine):
     machine.TestCase.settings = settings(max_examples=300, stateful_step_count=40, deadline=None)
 
 TestFrontier = FrontierMachine.TestCase
+TestSiftByIsin = SiftByIsinMachine.TestCase
 TestBreadthFirst = BreadthFirstMachine.TestCase
 TestNoPool = NoPoolMachine.TestCase
 
