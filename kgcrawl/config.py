@@ -161,6 +161,10 @@ class Fetch:
     # Turn 2: the longest pause a server may impose on us (robots Crawl-delay, Retry-After);
     # a host asking for more is waited on this long (Crawl-delay) or given up (Retry-After).
     max_wait: float = 30.0
+    # robots.txt that failed (5xx, timeout): its host's pages wait this long, then are asked
+    # again with a fresh robots.txt, at most `robots_tries` times in all (crawl/core.py)
+    robots_retry: float = 60.0
+    robots_tries: int = 3
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ RANGES: dict[str, tuple[float | None, float | None, bool, bool]] = {
     "fetch.max_redirects": (0, 50, True, True),
     "fetch.retries": (0, 20, True, True),
     "fetch.max_bytes": (1, None, True, False),
+    "fetch.robots_retry": (0, 86_400, True, True),
+    "fetch.robots_tries": (1, 100, True, True),
 }
 GRAPH_SCHEMES = ("falkordb", "bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 

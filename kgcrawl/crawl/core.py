@@ -23,7 +23,8 @@ from kgcrawl.config import Settings
 from kgcrawl.crawl.dedup import Fingerprints
 from kgcrawl.crawl.explore import exploring, fruitless, most_linked
 from kgcrawl.crawl.frontier import Frontier
-from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.held import Held
+from kgcrawl.crawl.outcome import DEFERRED, ROBOTS_DOWN, Outcome
 from kgcrawl.crawl.strategies.base import CrawlCounters, strategy_class
 from kgcrawl.crawl.trap_guard import TrapGuard
 from kgcrawl.ontology.topic import TopicModel
@@ -78,10 +79,13 @@ class Decision:
     link_scores: list[tuple[float, float]] = field(default_factory=list)
     duplicate_of: str | None = None
     rejudged: Rejudged = ()
+    held: bool = False  # refused while its host's robots.txt failed: asked again later
 
     def applied(self, outcome: Outcome) -> Outcome:
         """The outcome as the run log keeps it: with this decision."""
         reason = f"duplicate of {self.duplicate_of}" if self.duplicate_of else outcome.reason
+        if self.held:
+            reason = DEFERRED
         return replace(outcome, reason=reason, relevance=self.relevance,
                        relevant=self.relevant, link_scores=self.link_scores)  # fmt: skip
 
@@ -122,6 +126,8 @@ class Crawl:
         self.graph = PageRankGraph()
         self.fingerprints = Fingerprints()
         self.traps = TrapGuard(settings.crawl.trap_cap)
+        fetch = settings.fetch
+        self.held = Held(round(fetch.robots_retry * 1000), fetch.robots_tries)  # crawl/held.py
         self.relevances: list[float] = []  # R(p) of each page downloaded, in order
         self._explore_before: np.ndarray | None = None  # R(p) before exploration could begin
         self._explore_since = 0.0  # their sum since
@@ -212,9 +218,23 @@ class Crawl:
             c.explored += 1
         return link
 
+    def release_next(self) -> int | None:
+        """Nothing else left: the held links due first go back into Q_wait; returns when they
+        were due (logged time, ms: the live crawl waits till then), or None if none is held."""
+        due = self.held.next_due()
+        if due is not None:
+            self.release(self.held.due(due))
+        return due
+
+    def release(self, links: list[int]) -> None:
+        """Held links back into Q_wait (crawl/held.py): their robots.txt may be asked again."""
+        for link in links:
+            self.frontier.put_back(link)
+
     def take(self, url: str) -> int:
         """Take a logged link out of Q_wait by URL (replaying a run that had several workers)."""
         link = self.frontier.intern(url)
+        self.held.discard(link)
         if self.frontier.state(link) == "pool":
             self.frontier.promote(link)
         if self.frontier.state(link) != "taken":
@@ -264,6 +284,10 @@ class Crawl:
         as a Decision, which the engine stores beside it.
         """
         self.counters.outcomes += 1
+        self.release(self.held.due(outcome.fetched_at))
+        if outcome.reason in (ROBOTS_DOWN, DEFERRED) and self.held.hold(link, outcome.fetched_at):
+            self.strategy.observe(link, None, False, 0.0)  # stays taken until let go
+            return Decision(held=True)
         duplicate = self._duplicate_of(outcome) if outcome.downloaded else None
         if not outcome.downloaded or duplicate is not None:
             self.frontier.visited(link, None)

@@ -261,6 +261,8 @@ class Engine:
                 counters.max_pages = budgets.pop(0).max_pages
             if sequential:
                 picked = self.crawl.select()
+                while picked is None and self.crawl.release_next() is not None:
+                    picked = self.crawl.select()  # as `_wait_for_held` let them go
                 if picked is None or self.crawl.url_of(picked) != outcome.url:
                     got = None if picked is None else self.crawl.url_of(picked)
                     raise ResumeMismatch(
@@ -353,6 +355,8 @@ class Engine:
             with self.times.stage("select"):
                 link = self.crawl.select()
             if link is None:
+                if self._wait_for_held():
+                    continue
                 break
             host = self.crawl.host_of(link)
             self.turns.rest(host)
@@ -368,6 +372,8 @@ class Engine:
                 with self.times.stage("select"):
                     dispatcher.fill(max_pages - self.crawl.counters.dp)
                 if dispatcher.idle:
+                    if self._wait_for_held():
+                        continue
                     break
                 wake = dispatcher.next_wake()
                 if not dispatcher.in_flight:  # only resting hosts are left: wait on the first
@@ -380,6 +386,23 @@ class Engine:
                     self._finish(link, answer)
         finally:
             dispatcher.close()
+
+    def _wait_for_held(self) -> bool:
+        """Nothing else left but pages held for a failed robots.txt (crawl/held.py): the first
+        go back into Q_wait, and the crawl waits until their time (False: none is held).
+
+        **Interpretation**: only a crawl that has downloaded a page waits, up to
+        (`fetch.robots_tries` − 1) × `fetch.robots_retry` seconds (2 minutes): the web
+        answers it, so a host whose robots.txt fails is down for now. A crawl that reached
+        no site (offline, or behind a proxy) would wait as long to say so: its held pages
+        are asked again at once, refused again, and it ends.
+        """
+        due = self.crawl.release_next()
+        if due is None:
+            return False
+        if self.crawl.counters.dp:
+            self._stop.wait(max(0.0, due / 1000 - time.time()))
+        return True
 
     def _start_workers(self) -> Workers:
         if self._given_workers is not None:

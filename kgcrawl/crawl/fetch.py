@@ -2,7 +2,7 @@
 
 Every failure comes back as a FetchResult with a `reason` (dns, timeout, reset,
 no response, bad status line, bad header, truncated body, bad encoding, tls,
-http 404, robots, too large, not html, decode, refused address, redirect loop,
+http 404, robots, robots unreachable, too large, not html, decode, refused address, redirect loop,
 too many redirects, bad url, stopped); nothing here raises, whatever the server
 sends, so no single page, host or response can stop a crawl.
 
@@ -29,6 +29,7 @@ from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping, Pin, RefusedAddress, checked_address, mapped
 from kgcrawl.crawl.decode import DecodeError, decode_html, strip_bom
 from kgcrawl.crawl.exchange import BodyDecoder, Exchange
+from kgcrawl.crawl.outcome import ROBOTS_DOWN
 from kgcrawl.crawl.politeness import HostGate
 from kgcrawl.crawl.robots import RobotsCache
 from kgcrawl.text.html import link_url
@@ -122,7 +123,6 @@ class Fetcher:
         settings: Fetch,
         mappings: tuple[Mapping, ...] = (),
         gate: HostGate | None = None,
-        robots_retry: float = 60.0,
         stop: threading.Event | None = None,
     ) -> None:
         from kgcrawl.crawl.transport import Watchdog
@@ -131,7 +131,7 @@ class Fetcher:
         self.mappings = mappings
         self.stop = stop or threading.Event()
         self.gate = gate or HostGate(sleep=self.stop.wait)
-        self.robots = RobotsCache(self._load_robots, retry_after=robots_retry)
+        self.robots = RobotsCache(self._load_robots, retry_after=settings.robots_retry)
         self.watchdog = Watchdog(self.stop)
         self._local = threading.local()
 
@@ -196,7 +196,7 @@ class Fetcher:
         rules = self.robots.rules(f"{parts.scheme}://{parts.netloc}")
         self._check_stop()  # a robots.txt cut by the stop is no "disallowed"
         if not rules.allowed(url, self.settings.user_agent):
-            raise _Failure("robots")
+            raise _Failure(ROBOTS_DOWN if rules.unreachable else "robots")
         crawl_delay = min(rules.crawl_delay(self.settings.user_agent), self.settings.max_wait)
         delay = max(self.settings.delay, crawl_delay)
         for attempt in range(self.settings.retries + 1):

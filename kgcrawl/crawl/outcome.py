@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# A page refused because its host's robots.txt could not be read (5xx, timeout: SPEC §6,
+# "disallow for now and retry later")…
+ROBOTS_DOWN = "robots unreachable"
+# …as the run log keeps it when the crawl asks for the page again later (`Crawl.fold`):
+# no failure of the URL, whose last outcome says what became of it.
+DEFERRED = "robots unreachable, asked again later"
+
 
 @dataclass
 class Outcome:

@@ -24,6 +24,11 @@ class RobotsRules:
     allow_all: bool
     expires: float
 
+    @property
+    def unreachable(self) -> bool:
+        """robots.txt could not be read (5xx, timeout): everything waits until `expires`."""
+        return self.parser is None and not self.allow_all
+
     def allowed(self, url: str, user_agent: str) -> bool:
         if self.parser is None:
             return self.allow_all

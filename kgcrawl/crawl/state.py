@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.crawl.outcome import DEFERRED, Outcome
 from kgcrawl.crawl.runlock import RunLock
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.names import is_name
@@ -302,10 +302,13 @@ class RunState:
 
     def failure_counts(self) -> list[tuple[str, int]]:
         """The committed outcomes that gave no page, by reason, commonest first; every
-        `duplicate of URL` (crawl/core.py) counts under one reason, "duplicate"."""
+        `duplicate of URL` (crawl/core.py) counts under one reason, "duplicate". A page held
+        while its robots.txt failed (crawl/held.py) is none: its last outcome says."""
         return self.query(
             "SELECT CASE WHEN reason LIKE 'duplicate of %' THEN 'duplicate' ELSE reason END AS r,"
-            " count(*) FROM outcomes WHERE reason IS NOT NULL GROUP BY r ORDER BY count(*) DESC, r"
+            " count(*) FROM outcomes WHERE reason IS NOT NULL AND reason != ? GROUP BY r"
+            " ORDER BY count(*) DESC, r",
+            (DEFERRED,),
         )
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:

@@ -16,6 +16,7 @@ from kgcrawl.crawl.budget import recorded_budgets
 from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
 from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.fetch import DNS, REFUSED
+from kgcrawl.crawl.outcome import ROBOTS_DOWN
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
 from kgcrawl.fit import Records, folding_table
 from kgcrawl.runs import iso_time
@@ -180,8 +181,8 @@ def failure_line(result: CrawlResult, proxy: str | None = None) -> str:
 
 
 # Failures of a site that was never reached: behind a proxy, every fetch fails so. A
-# robots.txt that cannot be fetched disallows the site for now (SPEC §6): "robots".
-UNREACHED = frozenset({DNS, "robots", "timeout", "connection refused", "reset", "no response"})
+# robots.txt that cannot be fetched disallows the site for now (SPEC §6): ROBOTS_DOWN.
+UNREACHED = frozenset({DNS, ROBOTS_DOWN, "timeout", "connection refused", "reset", "no response"})
 
 
 def environment_proxy() -> str | None:

@@ -51,8 +51,8 @@ def test_gbk_pages_decode_as_gb18030(fetcher, sandbox, hazard) -> None:
         (Hazard.RESET, "reset"),
         (Hazard.REDIRECT_LONG, "too many redirects"),
         (Hazard.REDIRECT_LOOP, "redirect loop"),
-        (Hazard.DOWN, "robots"),
-        (Hazard.ROBOTS_ERROR, "robots"),
+        (Hazard.DOWN, "robots unreachable"),  # its robots.txt answers 503 too
+        (Hazard.ROBOTS_ERROR, "robots unreachable"),
     ],
 )
 def test_failures_are_recorded_with_their_reason(fetcher, sandbox, hazard, reason) -> None:

@@ -153,7 +153,7 @@ def test_robots_txt_has_the_same_deadline(hazard) -> None:
     with HostileServer(robots=hazard, bound=15.0) as server:
         fetcher = Fetcher(replace(FAST, retries=0), parse_resolve([server.resolve]))
         result, spent = timed(fetcher, server.url("/ok"))
-        assert result.reason == "robots"  # robots.txt that does not answer: disallow for now
+        assert result.reason == "robots unreachable"  # no answer: disallow for now
         assert server.hits["/ok"] == 0
     assert spent < EXCHANGE + SLACK
 
