@@ -162,7 +162,7 @@ class Fetch:
     # a host asking for more is waited on this long (Crawl-delay) or given up (Retry-After).
     max_wait: float = 30.0
     # robots.txt that failed (5xx, timeout): its host's pages wait this long, then are asked
-    # again with a fresh robots.txt, at most `robots_tries` times in all (crawl/core.py)
+    # again with a fresh robots.txt, at most `robots_tries` times in all (crawl/held.py)
     robots_retry: float = 60.0
     robots_tries: int = 3
 

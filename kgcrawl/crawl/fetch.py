@@ -2,9 +2,10 @@
 
 Every failure comes back as a FetchResult with a `reason` (dns, timeout, reset,
 no response, bad status line, bad header, truncated body, bad encoding, tls,
-http 404, robots, robots unreachable, too large, not html, decode, refused address, redirect loop,
-too many redirects, bad url, stopped); nothing here raises, whatever the server
-sends, so no single page, host or response can stop a crawl.
+http 404, robots, robots unreachable, too large, not html, decode, refused
+address, redirect loop, too many redirects, bad url, stopped); nothing here
+raises, whatever the server sends, so no single page, host or response can stop
+a crawl.
 
 Turn 2 (SPEC §6): each exchange connects to the address that was checked and has
 a wall-clock deadline (crawl/transport.py); `stop` (the crawl's SIGINT/SIGTERM
