@@ -397,11 +397,16 @@ class Engine:
         no site (offline, or behind a proxy) would wait as long to say so: its held pages
         are asked again at once, refused again, and it ends.
         """
+        held = len(self.crawl.held)
         due = self.crawl.release_next()
         if due is None:
             return False
-        if self.crawl.counters.dp:
-            self._stop.wait(max(0.0, due / 1000 - time.time()))
+        wait = max(0.0, due / 1000 - time.time())
+        if self.crawl.counters.dp and wait:
+            log.warning("%d page(s) wait for a robots.txt that failed: asked again in %.0f s "
+                        "(Ctrl-C stops; `kgcrawl crawl --resume %s` goes on)",
+                        held, wait, self.run_id)  # fmt: skip
+            self._stop.wait(wait)
         return True
 
     def _start_workers(self) -> Workers:

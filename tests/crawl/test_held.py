@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import ClassVar
 
 import pytest
@@ -54,14 +55,20 @@ class _Down(Site):
 
 @pytest.mark.parametrize("failures", [1, float("inf")])
 def test_a_failing_robots_txt_holds_its_pages_until_it_may_be_read_again(
-    tmp_path, monkeypatch, failures
+    tmp_path, monkeypatch, caplog, failures
 ) -> None:
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
     monkeypatch.setattr(_Down, "failures", failures)
     monkeypatch.setattr(_Down, "asked", 0)
     settings = load_settings("tourism", SETTINGS)
-    with serving(_Open, OPEN) as open_site, serving(_Down, DOWN) as down_site:
+    with (
+        serving(_Open, OPEN) as open_site,
+        serving(_Down, DOWN) as down_site,
+        caplog.at_level(logging.WARNING, logger="kgcrawl"),
+    ):
         result = crawl(settings, CrawlRequest(resolve=(*open_site, *down_site), run_id="held"))
+    waits = [m for r in caplog.records if "robots.txt that failed" in (m := r.getMessage())]
+    assert waits and waits[0].startswith("1 page(s) wait for a robots.txt that failed: asked again")
     state = RunState.open("held")
     try:
         outcomes = list(state.outcomes())
