@@ -39,7 +39,6 @@ is refused.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -53,7 +52,7 @@ from kgcrawl.calibrate import (
     write_cache,
 )
 from kgcrawl.config import Settings, with_overrides
-from kgcrawl.crawl.versions import OntologyVersion, file_sha256, recorded
+from kgcrawl.crawl.versions import OntologyVersion, file_sha256, in_force, recorded
 from kgcrawl.evaluate.judge import Judge
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.runs import Run, open_run
@@ -111,7 +110,7 @@ def labelled_scores(run: Run, judge: Judge, settings: Settings, topic: TopicMode
     for outcome in run.outcomes():
         if not outcome.downloaded:  # failures and duplicates: never scored
             continue
-        if versions[max(0, bisect_right(firsts, outcome.seq) - 1)].sha256 != today:
+        if versions[in_force(firsts, outcome.seq)].sha256 != today:
             other += 1
             continue
         label = judge.label(judge.page(outcome.final_url))

@@ -8,7 +8,6 @@ or an `on_page` hook sees `{"景区": 3}` rather than `{12: 3}`.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -103,8 +102,10 @@ class Run:
     def record(self, outcome: Outcome) -> PageRecord:
         """A downloaded outcome of this run as a PageRecord, its mentions named by the
         ontology version the run used for it."""
+        from kgcrawl.crawl.versions import in_force
+
         firsts, labels = self._version_labels()
-        return page_record(outcome, labels[max(0, bisect_right(firsts, outcome.seq) - 1)])
+        return page_record(outcome, labels[in_force(firsts, outcome.seq)])
 
     def close(self) -> None:
         self.state.close()

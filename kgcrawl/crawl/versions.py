@@ -12,6 +12,8 @@ line naming it, instead of replaying counts against the wrong concepts.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -82,6 +84,16 @@ def recorded(meta: dict[str, Any]) -> list[OntologyVersion]:
     if "ontologies" not in meta:
         return [version_of(Path(meta["settings"]["ontology"]), 1)]
     return [OntologyVersion(**v) for v in meta["ontologies"]]
+
+
+def in_force(firsts: Sequence[int], seq: int) -> int:
+    """Which version outcome `seq` was crawled with: its index, given each version's first
+    outcome, oldest first.
+
+    >>> in_force([1, 41], 40), in_force([1, 41], 41), in_force([1, 41], 0)
+    (0, 1, 0)
+    """
+    return max(0, bisect_right(firsts, seq) - 1)
 
 
 def as_meta(versions: list[OntologyVersion]) -> list[dict[str, Any]]:

@@ -18,14 +18,13 @@ a second link to a page already fetched): the graph keeps the downloaded page.
 from __future__ import annotations
 
 import time
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kgcrawl.config import Settings, load_settings
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState
-from kgcrawl.crawl.versions import recorded
+from kgcrawl.crawl.versions import in_force, recorded
 from kgcrawl.graph.errors import GraphError
 from kgcrawl.graph.store import GraphStore, connect
 from kgcrawl.graph.writer import (
@@ -90,7 +89,7 @@ class OutcomeRows:
             LinkRow(source=url, target=target, anchor=anchor, anchor_relevance=ra, priority=p)
             for (target, anchor), (ra, p) in zip(outcome.links, scores, strict=True)
         ]
-        concepts = self._concepts[max(0, bisect_right(self._firsts, outcome.seq) - 1)]
+        concepts = self._concepts[in_force(self._firsts, outcome.seq)]
         out += [
             MentionRow(url=url, iri=concepts[i][0], count=count, weight=concepts[i][1])
             for i, count in outcome.mentions.items()
