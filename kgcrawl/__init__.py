@@ -108,6 +108,7 @@ def crawl(
 
     from kgcrawl.launch import CrawlOptions, crawl_request, crawl_settings
     from kgcrawl.runner import crawl as run
+    from kgcrawl.runs import page_hook
 
     options = CrawlOptions(
         max_pages=max_pages, strategy=strategy, workers=workers, seed=seed, delay=delay,
@@ -117,17 +118,9 @@ def crawl(
     )  # fmt: skip
     notice = logging.getLogger("kgcrawl").info
     settings = crawl_settings(domain_or_settings, options, notice, origin="python")
-    on_outcome = None
-    if on_page is not None:
-        from kgcrawl.runs import concept_labels, page_record
-
-        labels = concept_labels(settings)
-
-        def on_outcome(outcome) -> None:
-            if outcome.downloaded:
-                on_page(page_record(outcome, labels))
-
-    return run(settings, crawl_request(options, settings), on_outcome=on_outcome)
+    request = crawl_request(options, settings)
+    with page_hook(request.run_id, on_page) as on_outcome:
+        return run(settings, request, on_outcome=on_outcome)
 
 
 def resume(
@@ -149,24 +142,14 @@ def resume(
     """
     from kgcrawl.runner import CrawlRequest
     from kgcrawl.runner import resume as run_resume
+    from kgcrawl.runs import page_hook
 
     request = CrawlRequest(
         resolve=tuple(resolve), ontology=Path(ontology).resolve() if ontology else None,
         max_pages=max_pages, executor=executor, ray_address=ray_address,
     )  # fmt: skip
-    run: Run | None = None  # opened at the first page: the versions are recorded by then
-
-    def on_outcome(outcome) -> None:
-        nonlocal run
-        if on_page is not None and outcome.downloaded:
-            run = run or open_run(run_id)
-            on_page(run.record(outcome))
-
-    try:
+    with page_hook(run_id, on_page) as on_outcome:
         return run_resume(run_id, request, on_outcome=on_outcome)
-    finally:
-        if run is not None:
-            run.close()
 
 
 def open_run(run_id: str) -> Run:

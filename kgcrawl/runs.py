@@ -8,7 +8,8 @@ or an `on_page` hook sees `{"景区": 3}` rather than `{12: 3}`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -125,6 +126,32 @@ class Run:
 def open_run(run_id: str) -> Run:
     """The run with this id under the data folder (`$KGCRAWL_HOME`, else `.kgcrawl/`)."""
     return Run(RunState.open(run_id))
+
+
+@contextmanager
+def page_hook(
+    run_id: str, on_page: Callable[[PageRecord], None] | None
+) -> Iterator[Callable[[Outcome], None] | None]:
+    """The crawl's outcome hook for a caller's `on_page` (None for none): each downloaded
+    page as a PageRecord, its concepts named by the ontology version the run judged it
+    with. The run is read at its first page, when its versions (a resume's new one too)
+    are recorded."""
+    if on_page is None:
+        yield None
+        return
+    run: Run | None = None
+
+    def on_outcome(outcome: Outcome) -> None:
+        nonlocal run
+        if outcome.downloaded:
+            run = run or open_run(run_id)
+            on_page(run.record(outcome))
+
+    try:
+        yield on_outcome
+    finally:
+        if run is not None:
+            run.close()
 
 
 def run_folder(run_id: str) -> Path:
