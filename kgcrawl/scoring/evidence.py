@@ -77,6 +77,9 @@ class EvidenceScorer:
             for s, w in zip(SOURCES, self.weights, strict=True)
             if w > 0
         }
+        # (place in SOURCES, scorer) of each source scored, and their w_s
+        self._scored = [(n, self.scorers[s]) for n, s in enumerate(SOURCES) if s in self.scorers]
+        self._weights = tuple(w for w in self.weights if w > 0)
 
     def add(self, link: int, counts: Sequence[Mapping[int, int]], dl: int) -> tuple[float, float]:
         """Add one parent's evidence (topic-word counts per source, in SOURCES order) to `link`.
@@ -84,20 +87,12 @@ class EvidenceScorer:
         Returns (R(A_l) over every parent so far, R(A) of this parent's evidence alone),
         as `AnchorScorer.add_anchor` does for the anchor.
         """
-        link_r, edge_r = [], []
-        for source, w, per_source in zip(SOURCES, self.weights, counts, strict=True):
-            if w > 0:
-                r_link, r_edge = self.scorers[source].add_anchor(link, per_source, dl)
-                link_r.append((w, r_link))
-                edge_r.append((w, r_edge))
-        return _combined(link_r), _combined(edge_r)
+        pairs = [scorer.add_anchor(link, counts[n], dl) for n, scorer in self._scored]
+        if self._weights == (1.0,):
+            return pairs[0]  # the paper's R(A) itself, not 1 − (1 − R) rounded
+        link_r, edge_r = zip(*pairs, strict=True) if pairs else ((), ())
+        return noisy_or(self._weights, link_r), noisy_or(self._weights, edge_r)
 
     def all_sums(self) -> dict[str, dict[int, dict[int, float]]]:
         """Each source's running BM25 sums per link (to carry them to a new ontology)."""
         return {source: scorer.sums for source, scorer in self.scorers.items()}
-
-
-def _combined(pairs: list[tuple[float, float]]) -> float:
-    if len(pairs) == 1 and pairs[0][0] == 1.0:
-        return pairs[0][1]  # the paper's R(A) itself, not 1 − (1 − R) rounded
-    return noisy_or([w for w, _ in pairs], [r for _, r in pairs])
