@@ -7,7 +7,8 @@ Examples mix the inputs that broke the crawler (`http://[::1`, `<base href="http
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import re
+from urllib.parse import urljoin, urlsplit
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -64,6 +65,28 @@ def test_link_url_never_raises(href: str, base: str) -> None:
     target = link_url(href, base)
     if target is not None:
         _well_formed(target)
+
+
+REFS = ["//", "/", "http://", "HTTPS://", "http:", "?", "#", ";", "", "..", "./", "a:", "\\",
+        "\t", "\x01", " "]  # fmt: skip
+BASES = ["http://h.test/dir/page.html?x=1#f", "https://u@h.test:8443/a;p/b;q?y", "http://h.test",
+         "http://[::1]:8080/x/", "HTTP://H.test/../d/./e", "https://h.test/dir/"]  # fmt: skip
+
+
+@FUZZ
+@given(start=st.sampled_from(REFS), rest=st.one_of(urls, url_pieces.map("".join)),
+       base=st.one_of(st.sampled_from(BASES + HOSTILE_URLS), urls))  # fmt: skip
+def test_link_url_resolves_as_against_the_whole_base(start: str, rest: str, base: str) -> None:
+    """`link_url` resolves against the part of the base a reference reads (`_scope`),
+    so that pages share the cache: the URL is the one the whole base gives."""
+    href = start + rest
+    head, mark, tail = re.match(r"([^?#]*)([?#]?)(.*)", href.strip(), re.DOTALL).groups()
+    ref = head.replace("\\", "/") + mark + tail  # as before the cache
+    try:
+        expected = canonical_url(urljoin(base, ref))
+    except ValueError:
+        expected = None
+    assert link_url(href, base) == expected
 
 
 @FUZZ
