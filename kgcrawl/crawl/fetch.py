@@ -33,8 +33,7 @@ from kgcrawl.crawl.exchange import BodyDecoder, Exchange
 from kgcrawl.crawl.outcome import ROBOTS_DOWN
 from kgcrawl.crawl.politeness import HostGate
 from kgcrawl.crawl.robots import RobotsCache
-from kgcrawl.text.html import link_url
-from kgcrawl.text.urls import host_of
+from kgcrawl.text.urls import host_of, link_url
 
 if TYPE_CHECKING:
     import requests

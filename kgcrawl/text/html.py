@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from urllib.parse import urljoin, urlsplit
 
-from kgcrawl.text.urls import canonical_url
+from kgcrawl.text.urls import canonical_url, link_url
 
 # Table 1 (SPEC §4.1): the innermost of these elements decides a text's group.
 GROUP_OF_TAG: dict[str, int] = {
@@ -86,71 +84,6 @@ class ParsedPage:
         """All visible text, group by group."""
         return "\n".join(self.groups)
 
-
-def link_url(href: str, base: str) -> str | None:
-    r"""The canonical absolute URL an `href` points to (`text.urls`), or None if not http(s).
-
-    Before the query, a backslash is a slash, as the WHATWG URL parser reads it for
-    http(s) and browsers follow it (`urljoin` would keep `http:\\host` as a path):
-
-    >>> link_url("http:\\\\example.org\\a\\b.html?q=\\", "http://h.test/dir/")
-    'http://example.org/a/b.html?q=%5C'
-    """
-    head, mark, tail = _BEFORE_QUERY.match(href.strip()).groups()
-    ref = head.replace("\\", "/") + mark + tail
-    return _resolved(_scope(ref, base), ref)
-
-
-def _scope(ref: str, base: str) -> str:
-    """The part of `base` that `urljoin(base, ref)` reads, so pages share resolved links.
-
-    An absolute or scheme-relative `ref` needs the base's scheme, a root-relative one its
-    origin, a relative path its folder, a query or fragment the whole base. A site links
-    its menus from every page: over 1 000 pages of a default-sandbox crawl, resolving and
-    canonicalising a link took 13–15 µs (0.35–0.4 ms a page), answered from this cache
-    ≈ 1 µs (issue 19).
-
-    >>> base = "http://h.test/dir/page.html?x=1"
-    >>> [_scope(ref, base) for ref in ("//o.test/", "/a", "b/c", "?q", "HTTP://o.test/")]
-    ['http:', 'http://h.test', 'http://h.test/dir/', 'http://h.test/dir/page.html?x=1', 'http:']
-    """
-    for n, pattern in enumerate(_SCOPES):
-        if pattern.match(ref):
-            return _parts(base)[n]
-    return base
-
-
-@lru_cache(maxsize=1 << 10)
-def _parts(base: str) -> tuple[str, str, str]:
-    """(scheme + ":", origin, folder) of a base URL: what `_scope` answers with (the
-    whole base thrice when it does not parse, and `urljoin` says so)."""
-    try:
-        scheme, netloc, path, _, _ = urlsplit(base)
-    except ValueError:
-        return base, base, base
-    origin = f"{scheme}://{netloc}"
-    return f"{scheme}:", origin, origin + path[: path.rfind("/") + 1]
-
-
-# Navigation links repeat on every page of a site, and canonical_url takes ≈ 12 µs.
-@lru_cache(maxsize=1 << 16)
-def _resolved(scope: str, ref: str) -> str | None:
-    try:
-        return canonical_url(urljoin(scope, ref))
-    except ValueError:  # urljoin on `http://[::1` and the like
-        return None
-
-
-_BEFORE_QUERY = re.compile(r"([^?#]*)([?#]?)(.*)", re.DOTALL)
-# What a reference reads of its base (`_scope`), in `_parts`' order: a host named (after
-# `//`, by a character `urlsplit` keeps), the scheme; a path from the root, the origin; a
-# relative path (its first segment starts plainly, with no ":" as `http:?q` has), the
-# folder. Anything else (a query, `;params`, a bare `//`) reads the whole base.
-_SCOPES = (
-    re.compile(r"(?:https?:)?//[^/?#\\\x00-\x20]", re.IGNORECASE),
-    re.compile(r"/(?:$|[^/\t\r\n])"),
-    re.compile(r"[^/?#;:\x00-\x20][^/?#:]*(?:[/?#]|$)"),
-)
 
 # A refresh's content: the seconds, a separator, then the URL (after an optional `url=`).
 _REFRESH = re.compile(r"\s*[\d.]+\s*[;,\s]\s*(?:url\s*=\s*)?(.*)", re.IGNORECASE | re.DOTALL)

@@ -1,10 +1,12 @@
-"""URL canonical form: one spelling per page, so dedup, the frontier and the graph agree."""
+"""URL canonical form: one spelling per page, so dedup, the frontier and the graph agree;
+and the canonical URL a link on a page points to (`link_url`)."""
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from functools import lru_cache
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # Session ids make endless spellings of one page; these names never select content.
@@ -90,3 +92,69 @@ def _ipv6(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def link_url(href: str, base: str) -> str | None:
+    r"""The canonical absolute URL an `href` points to (`canonical_url`), or None if not http(s).
+
+    Before the query, a backslash is a slash, as the WHATWG URL parser reads it for
+    http(s) and browsers follow it (`urljoin` would keep `http:\\host` as a path):
+
+    >>> link_url("http:\\\\example.org\\a\\b.html?q=\\", "http://h.test/dir/")
+    'http://example.org/a/b.html?q=%5C'
+    """
+    head, mark, tail = _BEFORE_QUERY.match(href.strip()).groups()
+    ref = head.replace("\\", "/") + mark + tail
+    return _resolved(_scope(ref, base), ref)
+
+
+def _scope(ref: str, base: str) -> str:
+    """The part of `base` that `urljoin(base, ref)` reads, so pages share resolved links.
+
+    An absolute or scheme-relative `ref` needs the base's scheme, a root-relative one its
+    origin, a relative path its folder, a query or fragment the whole base. A site links
+    its menus from every page: over 1 000 pages of a default-sandbox crawl, resolving and
+    canonicalising a link took 13–15 µs (0.35–0.4 ms a page), answered from this cache
+    ≈ 1 µs (issue 19).
+
+    >>> base = "http://h.test/dir/page.html?x=1"
+    >>> [_scope(ref, base) for ref in ("//o.test/", "/a", "b/c", "?q", "HTTP://o.test/")]
+    ['http:', 'http://h.test', 'http://h.test/dir/', 'http://h.test/dir/page.html?x=1', 'http:']
+    """
+    for n, pattern in enumerate(_SCOPES):
+        if pattern.match(ref):
+            return _parts(base)[n]
+    return base
+
+
+@lru_cache(maxsize=1 << 10)
+def _parts(base: str) -> tuple[str, str, str]:
+    """(scheme + ":", origin, folder) of a base URL: what `_scope` answers with (the
+    whole base thrice when it does not parse, and `urljoin` says so)."""
+    try:
+        scheme, netloc, path, _, _ = urlsplit(base)
+    except ValueError:
+        return base, base, base
+    origin = f"{scheme}://{netloc}"
+    return f"{scheme}:", origin, origin + path[: path.rfind("/") + 1]
+
+
+# Navigation links repeat on every page of a site, and canonical_url takes ≈ 12 µs.
+@lru_cache(maxsize=1 << 16)
+def _resolved(scope: str, ref: str) -> str | None:
+    try:
+        return canonical_url(urljoin(scope, ref))
+    except ValueError:  # urljoin on `http://[::1` and the like
+        return None
+
+
+_BEFORE_QUERY = re.compile(r"([^?#]*)([?#]?)(.*)", re.DOTALL)
+# What a reference reads of its base (`_scope`), in `_parts`' order: a host named (after
+# `//`, by a character `urlsplit` keeps), the scheme; a path from the root, the origin; a
+# relative path (its first segment starts plainly, with no ":" as `http:?q` has), the
+# folder. Anything else (a query, `;params`, a bare `//`) reads the whole base.
+_SCOPES = (
+    re.compile(r"(?:https?:)?//[^/?#\\\x00-\x20]", re.IGNORECASE),
+    re.compile(r"/(?:$|[^/\t\r\n])"),
+    re.compile(r"[^/?#;:\x00-\x20][^/?#:]*(?:[/?#]|$)"),
+)

@@ -17,9 +17,8 @@ from kgcrawl.crawl.analyse import analyse_result
 from kgcrawl.crawl.decode import DecodeError, decode_html
 from kgcrawl.crawl.fetch import FetchResult
 from kgcrawl.text.analysis import LinkOptions
-from kgcrawl.text.html import link_url
 from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.urls import canonical_url, host_of
+from kgcrawl.text.urls import canonical_url, host_of, link_url
 
 HOSTILE_URLS = [
     "http://[::1", "http://[", "http://[::1]:8080/a", "http://[v1.x]/", "http://[fe80::1%25eth0]/",
