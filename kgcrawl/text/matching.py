@@ -215,24 +215,40 @@ class TopicMatcher:
         sandbox page, issue 19), as `re` then folds every character it compares. A
         label is lower case, and `tokenize` lower-cases each token, so this reads the
         text as the tokenizer does; everything else (runs, jieba) sees the text as it is.
+
+        A hit that starts before the last region's end lies in the run that region ends
+        with, so it joins the region without its run being looked for: 84 of the 256
+        hits a page of a fcits_oh crawl, and the long texts of 1 000 pages, every region
+        remembered, were counted in 0.77–0.81 ms a page instead of 0.88–0.96 (issue 19).
         """
-        regions: list[list] = []  # [start, end, hits], in text order, merged when they overlap
+        # [start, end, hit start, hit end, …]: the jieba runs around hits, in text order,
+        # merged when they overlap, with the hits' places in them
+        regions: list[list[int]] = []
         reverse = ""
         n = len(text)
+        reach = -1  # where the last region ends
         for hit in self._cjk.finditer(_lowered(text)):
+            start, end = hit.span()
+            if start < reach:  # inside the run the last region ends with: it joins that region
+                region = regions[-1]
+                if end > reach:
+                    reach = region[1] = _RUN.match(text, end).end()
+                region += (start - region[0], end - region[0])
+                continue
             if not reverse:
                 reverse = text[::-1]
-            start, end = span = hit.span()
             left = n - _RUN.match(reverse, n - start).end()
             right = _RUN.match(text, end).end()
-            if regions and left < regions[-1][1]:
-                regions[-1][1] = max(right, regions[-1][1])
-                regions[-1][2].append(span)
+            if regions and left < reach:
+                region = regions[-1]
+                reach = region[1] = max(right, reach)
+                region += (start - region[0], end - region[0])
             else:
-                regions.append([left, right, [span]])
-        for left, right, hits in regions:
+                reach = right
+                regions.append([left, right, start - left, end - left])
+        for left, right, *spans in regions:
             # only that stretch of the text and the hits' places in it decide their words
-            for words in self._regions[(text[left:right], *(n - left for h in hits for n in h))]:
+            for words in self._regions[(text[left:right], *spans)]:
                 _add(counts, words)
 
     def _words_of_region(self, key: tuple) -> tuple[list[int], ...]:
