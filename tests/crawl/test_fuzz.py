@@ -1,5 +1,6 @@
 """Property tests (hypothesis): no href, `<base>`, charset, byte or nesting raises out of
-decoding, the page analysis or URL canonicalisation (SPEC §6 turn 2).
+decoding, the page analysis or URL canonicalisation (SPEC §6 turn 2); a link resolves to
+the URL its whole base gives, though it is cached by the part of the base it reads.
 
 Examples mix the inputs that broke the crawler (`http://[::1`, `<base href="http://[">`,
 `charset=undefined`, IPv6 literals) with generated ones. Budget: well under 60 s.
