@@ -50,12 +50,6 @@ from kgcrawl.text.urls import host_of
 NEW, QUEUED, POOL, DROPPED, TAKEN, VISITED = range(6)
 STATE_NAMES = ("new", "queued", "pool", "dropped", "taken", "visited")
 _UNVISITED = (QUEUED, POOL, DROPPED)
-# A page's queued links are sifted by host in Python up to this many, with np.isin above,
-# and only its queued links, not all its links: np.isin's set-up (≈ 40 µs) outweighs a loop
-# over a few dozen. In three interleaved 3 000-page fcits_oh crawls of the default sandbox
-# at 8 in flight (≈ 7 000 asks each), `_queued_of` took 0.08–0.11 ms a page instead of
-# 0.39–0.46, the same links (issue 19).
-FEW_QUEUED = 64
 
 
 class FrontierError(ValueError):
@@ -64,6 +58,13 @@ class FrontierError(ValueError):
 
 class Frontier:
     """Q_wait, the discarded pool and their indexes; see the module docstring."""
+
+    # A page's queued links are sifted by host in Python up to this many, with np.isin
+    # above, and only its queued links, not all its links: np.isin's set-up (≈ 40 µs)
+    # outweighs a loop over a few dozen. In three interleaved 3 000-page fcits_oh crawls of
+    # the default sandbox at 8 in flight (≈ 7 000 asks each), `_queued_of` took 0.08–0.11
+    # ms a page instead of 0.39–0.46, the same links (issue 19).
+    few_queued = 64
 
     def __init__(
         self,
@@ -290,7 +291,7 @@ class Frontier:
         if not skip_hosts or not len(queued):
             return queued
         skip, hosts = self._host_id_set(skip_hosts), self._host[queued]
-        if len(queued) <= FEW_QUEUED:
+        if len(queued) <= self.few_queued:
             return queued[[host not in skip for host in hosts.tolist()]]
         return queued[~np.isin(hosts, np.fromiter(skip, dtype=np.int32))]
 

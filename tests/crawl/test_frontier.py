@@ -10,7 +10,6 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from kgcrawl.crawl import frontier as frontier_module
 from kgcrawl.crawl.frontier import Frontier, FrontierError
 from kgcrawl.scoring.priority import priority
 from kgcrawl.text.urls import host_of
@@ -151,13 +150,12 @@ class NaiveFrontier:
 class FrontierMachine(RuleBasedStateMachine):
     beta: float | None = 0.3
     keep = 3
-    few_queued = frontier_module.FEW_QUEUED  # a page's queued links sifted in Python up to it
+    few_queued = Frontier.few_queued  # a page's queued links sifted in Python up to it
 
     @initialize()
     def start(self) -> None:
-        self.shipped_few_queued = frontier_module.FEW_QUEUED
-        frontier_module.FEW_QUEUED = self.few_queued
         self.real = Frontier(R, self.beta, self.keep, pagerank_scale="max")
+        self.real.few_queued = self.few_queued
         self.model = NaiveFrontier(self.beta, self.keep)
         self.pages = 2  # pages 0 and 1 exist from the start (seed pages)
         self.rng = random.Random(7)
@@ -307,10 +305,6 @@ class FrontierMachine(RuleBasedStateMachine):
         assert self.real.queued_host_count() == len(queued_hosts)
         assert self.real.best() == model.best()
         assert self.real.oldest() == model.oldest()
-
-    def teardown(self) -> None:
-        if hasattr(self, "shipped_few_queued"):
-            frontier_module.FEW_QUEUED = self.shipped_few_queued
 
 
 class SiftByIsinMachine(FrontierMachine):
