@@ -63,8 +63,9 @@ class CorpusStats:
         self.total_length += length
         self._idf.clear()
 
-    def idf(self, i: int) -> float:
-        """IDF_i from N and N_i as they are now (Eq. 5), remembered until the next page."""
+    def idf_of(self, i: int) -> float:
+        """`idf` of word i from N and N_i as they are now (Eq. 5), remembered until the next
+        page."""
         value = self._idf.get(i)
         if value is None:
             value = self._idf[i] = idf(self.pages, int(self.doc_freq[i]))
@@ -112,7 +113,7 @@ class AnchorScorer:
 
     def relevance(self, terms: dict[int, float]) -> float:
         """cos(W_T, W_A) with w_{a_i} = IDF_i · terms[i] (zero elsewhere).  # Eq. 6"""
-        idf_of, weights = self.stats.idf, self._weights
+        idf_of, weights = self.stats.idf_of, self._weights
         dot = norm_a = 0.0
         for i, term in terms.items():
             w = idf_of(i) * term
