@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -142,9 +143,11 @@ def test_sandbox_truth_and_info_fit_80_columns_without_cutting(sandbox) -> None:
 def test_live_progress_is_two_lines_of_at_most_80_characters() -> None:
     worst = Progress(RUN_ID[:32], 15000, dp=15000, lp=15000, outcomes=30000, failures=15000,
                      queued=1_000_000, hosts=1000, started=time.monotonic() - 1e-3)  # fmt: skip
-    text = re.sub(r"\[/?bold\]", "", progress_line(worst))
-    lines = text.splitlines()
-    assert len(lines) == 2 and all(len(line) <= 80 for line in lines), lines
+    waiting = replace(worst, waiting_until=time.monotonic() + 99_999)  # robots_retry 1 day
+    for progress in (worst, waiting):
+        text = re.sub(r"\[/?bold\]", "", progress_line(progress))
+        lines = text.splitlines()
+        assert len(lines) == 2 and all(len(line) <= 80 for line in lines), lines
 
 
 def test_log_levels_through_the_cli(sandbox, tmp_path, monkeypatch) -> None:

@@ -72,6 +72,7 @@ class Progress:
     queued: int = 0
     hosts: int = 0
     started: float = field(default_factory=time.monotonic)
+    waiting_until: float = 0.0  # when held pages are asked again (monotonic; 0: none waits)
 
     @property
     def harvest(self) -> float:
@@ -406,8 +407,18 @@ class Engine:
             log.warning("%d page(s) wait for a robots.txt that failed: asked again in %.0f s "
                         "(Ctrl-C stops; `kgcrawl crawl --resume %s` goes on)",
                         held, wait, self.run_id)  # fmt: skip
-            self._stop.wait(wait)
+            self._wait_shown(wait)
         return True
+
+    def _wait_shown(self, seconds: float) -> None:
+        """Wait `seconds` (or until stopped), the live display counting them down: a wait
+        of two minutes behind a still display looks like a crawl that hangs."""
+        until = self.progress.waiting_until = time.monotonic() + seconds
+        while (left := until - time.monotonic()) > 0:
+            self._update_progress()
+            if self._stop.wait(min(1.0, left)):
+                break
+        self.progress.waiting_until = 0.0
 
     def _start_workers(self) -> Workers:
         if self._given_workers is not None:

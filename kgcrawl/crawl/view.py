@@ -26,12 +26,15 @@ REFRESH_SECONDS = 0.25
 
 
 def progress_line(p: Progress) -> str:
-    """Two lines of at most 80 characters: the run and its pages, then how the crawl goes."""
+    """Two lines of at most 80 characters: the run and its pages, then how the crawl goes,
+    or, while it waits for a failed robots.txt, how long it still waits."""
     share = f" {p.dp / p.max_pages:.0%}" if p.max_pages else ""
+    wait = p.waiting_until - time.monotonic()
+    queue = f"Q_wait {p.queued} ({p.hosts} hosts)"
     return (
         f"[bold]{p.run_id}[/bold]  pages {p.dp}/{p.max_pages}{share}  failures {p.failures}\n"
         f"relevant {p.lp} ({p.harvest:.1%})  {p.rate:.1f} pages/s  "
-        f"Q_wait {p.queued} ({p.hosts} hosts)"
+        + (f"robots.txt asked again in {wait:.0f} s" if wait > 0 else queue)
     )
 
 

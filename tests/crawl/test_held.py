@@ -12,6 +12,7 @@ from kgcrawl.config import load_settings
 from kgcrawl.crawl.engine import Engine
 from kgcrawl.crawl.outcome import DEFERRED, ROBOTS_DOWN
 from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.view import progress_line
 from kgcrawl.graph.sync import run_settings
 from kgcrawl.runner import CrawlRequest, crawl
 from tests.crawl.crawls import BASE, Site, serving
@@ -61,14 +62,17 @@ def test_a_failing_robots_txt_holds_its_pages_until_it_may_be_read_again(
     monkeypatch.setattr(_Down, "failures", failures)
     monkeypatch.setattr(_Down, "asked", 0)
     settings = load_settings("tourism", SETTINGS)
+    shown: list[str] = []
     with (
         serving(_Open, OPEN) as open_site,
         serving(_Down, DOWN) as down_site,
         caplog.at_level(logging.WARNING, logger="kgcrawl"),
     ):
-        result = crawl(settings, CrawlRequest(resolve=(*open_site, *down_site), run_id="held"))
+        request = CrawlRequest(resolve=(*open_site, *down_site), run_id="held")
+        result = crawl(settings, request, lambda p: shown.append(progress_line(p)))
     waits = [m for r in caplog.records if "robots.txt that failed" in (m := r.getMessage())]
     assert waits and waits[0].startswith("1 page(s) wait for a robots.txt that failed: asked again")
+    assert any("robots.txt asked again in" in line for line in shown), "the display counts down"
     state = RunState.open("held")
     try:
         outcomes = list(state.outcomes())
