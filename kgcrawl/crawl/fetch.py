@@ -33,6 +33,7 @@ from kgcrawl.crawl.exchange import BodyDecoder, Exchange
 from kgcrawl.crawl.outcome import ROBOTS_DOWN
 from kgcrawl.crawl.politeness import HostGate
 from kgcrawl.crawl.robots import RobotsCache
+from kgcrawl.stop_flag import StopFlag
 from kgcrawl.text.urls import host_of, link_url
 
 if TYPE_CHECKING:
@@ -123,13 +124,13 @@ class Fetcher:
         settings: Fetch,
         mappings: tuple[Mapping, ...] = (),
         gate: HostGate | None = None,
-        stop: threading.Event | None = None,
+        stop: StopFlag | None = None,
     ) -> None:
         from kgcrawl.crawl.transport import Watchdog
 
         self.settings = settings
         self.mappings = mappings
-        self.stop = stop or threading.Event()
+        self.stop = stop or StopFlag()
         self.gate = gate or HostGate(sleep=self.stop.wait)
         self.robots = RobotsCache(self._load_robots, retry_after=settings.robots_retry)
         self.watchdog = Watchdog(self.stop)

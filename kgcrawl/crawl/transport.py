@@ -27,6 +27,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from kgcrawl.crawl.addresses import Pin
+from kgcrawl.stop_flag import StopFlag
 
 TICK = 0.05  # seconds between the watchdog's looks: a cut comes at most this late
 TIMEOUT, STOPPED = "timeout", "stopped"
@@ -72,7 +73,7 @@ def _shut(sock: socket.socket) -> None:
 class Watchdog:
     """Cuts exchanges past their deadline, and all of them once `stop` is set."""
 
-    def __init__(self, stop: threading.Event, tick: float = TICK) -> None:
+    def __init__(self, stop: StopFlag, tick: float = TICK) -> None:
         self.stop = stop
         self.tick = tick
         self._open: set[Exchange] = set()

@@ -19,7 +19,6 @@ the server side: no two requests in flight to one host, delays respected.
 
 from __future__ import annotations
 
-import signal
 import socket
 import struct
 import sys
@@ -34,6 +33,7 @@ from urllib.parse import urlsplit
 
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS, LIVE_HEAD_BYTES, Hazard
 from kgcrawl.sandbox.world import Reply, World
+from kgcrawl.stop_flag import StopFlag, stopped_by_signals
 from kgcrawl.text.urls import request_target
 
 TRANSIENT_MEMORY = 10_000
@@ -292,22 +292,18 @@ def serve(
     ready: Callable[[SandboxServer], None] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then stop cleanly; `ready` is told the bound server."""
-    stop = threading.Event()
-    previous = {
-        sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)
-    }
-    try:
-        with SandboxServer(
+    stop = StopFlag()
+    with (
+        stopped_by_signals(stop),
+        SandboxServer(
             world, port, slow_delay=slow_delay, hang_seconds=hang_seconds, crawl_delay=crawl_delay
-        ) as server:
-            if ready is not None:
-                ready(server)
-            # The kernel may hand SIGTERM (a crawl's parent-death signal too) to the serving
-            # thread; Python then runs the handler only when the main thread next runs
-            # bytecode, which a wait without timeout never does: 2 of 8 sandboxes of killed
-            # crawls outlived them on a loaded machine (tests/test_lifetime.py failed in CI).
-            while not stop.wait(SIGNAL_POLL):
-                pass
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        ) as server,
+    ):
+        if ready is not None:
+            ready(server)
+        # The kernel may hand SIGTERM (a crawl's parent-death signal too) to the serving
+        # thread; Python then runs the handler only when the main thread next runs
+        # bytecode, which a wait without timeout never does: 2 of 8 sandboxes of killed
+        # crawls outlived them on a loaded machine (tests/test_lifetime.py failed in CI).
+        while not stop.wait(SIGNAL_POLL):
+            pass

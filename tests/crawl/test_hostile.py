@@ -22,6 +22,7 @@ from kgcrawl.config import Fetch
 from kgcrawl.crawl import addresses
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.fetch import STOPPED, Fetcher
+from kgcrawl.stop_flag import StopFlag
 from tests.crawl.hostile import HOST, HostileServer
 
 FAST = Fetch(
@@ -159,7 +160,7 @@ def test_robots_txt_has_the_same_deadline(hazard) -> None:
 
 
 def test_stop_cuts_a_drip_and_a_pause_and_starts_nothing_new(server) -> None:
-    stop = threading.Event()
+    stop = StopFlag()  # the crawl's (engine.py)
     fetcher = Fetcher(replace(FAST, read_timeout=30.0), parse_resolve([server.resolve]), stop=stop)
     assert fetcher.fetch(server.url("/ok?case=stop")).ok
     fetcher.gate.defer(HOST, 30.0)  # the host now pauses 30 s
