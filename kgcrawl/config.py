@@ -9,7 +9,6 @@ the file (SPEC §11).
 
 from __future__ import annotations
 
-import math
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.setting_values import as_flag, as_items, as_number, as_numbers, as_whole
 from kgcrawl.settings_checks import AUTO, check_settings
 from kgcrawl.suggest import did_you_mean
 
@@ -361,32 +361,27 @@ def _known_keys() -> dict[str, Any]:
 
 
 def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
-    """Turn a TOML, environment or command-line value into the default's type."""
+    """Turn a TOML, environment or command-line value into the default's type.
+
+    Strict, so that a typo is an error rather than a silent default: `on` or
+    `flase` for a boolean, or TOML's `true` for a number, used to load as False or 1.
+    """
     try:
         if key in AUTO_KEYS:
             if isinstance(value, str) and value.strip().lower() == AUTO:
                 return AUTO
-            like = 0.0
+            return as_number(value, 'a number or "auto"')
         if key == "anchors.evidence":  # a list of any length
-            items = value.split(",") if isinstance(value, str) else list(value)
+            items = as_items(value, 'a list of words such as ["anchor", "url"]')
             return tuple(str(x).strip().lower() for x in items if str(x).strip())
         if isinstance(like, tuple):
-            items = value.split(",") if isinstance(value, str) else list(value)
-            out = tuple(type(like[0])(float(x) if isinstance(like[0], float) else x) for x in items)
-            if len(out) != len(like):
-                raise ValueError(f"expected {len(like)} values, got {len(out)}")
-            return out
+            return as_numbers(value, like)
         if isinstance(like, bool):
-            return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+            return as_flag(value)
         if isinstance(like, int):
-            if isinstance(value, float) and not value.is_integer():
-                raise ValueError(f"expected a whole number, got {value}")
-            return int(value)
+            return as_whole(value)
         if isinstance(like, float):
-            number = float(value)
-            if not math.isfinite(number):
-                raise ValueError("not a finite number")
-            return number
+            return as_number(value, "a number")
         if key == "crawl.strategy":
             return str(value).strip().lower()  # FCITS_OH, as the papers write it, works
         return str(value)
@@ -404,8 +399,8 @@ def _build(values: dict[str, Any], origins: dict[str, str], path: Path) -> Setti
                 kwargs[f.name] = _coerce(key, values[key], f.default, origins[key])
         sections[section] = record(**kwargs)
     seeds = values["seeds"]
-    if isinstance(seeds, str):
-        seeds = [s for s in seeds.split(",") if s.strip()]
+    if isinstance(seeds, str):  # `a,b` or `[a, b]`, as a list setting is written
+        seeds = [s for s in as_items(seeds, "a list of URLs") if str(s).strip()]
     if not isinstance(seeds, list | tuple):
         raise SettingsError(f"{origins['seeds']}: key 'seeds': expected a list of URLs")
     ontology = Path(str(values["ontology"]))

@@ -76,11 +76,10 @@ def crawl_settings(
 ) -> Settings:
     """The settings of a new crawl, thresholds calibrated (each notice through `announce`)."""
     from kgcrawl.calibrate import resolve_thresholds
+    from kgcrawl.sandbox.world import check_world_options
 
-    if options.sandbox:  # before any notice or calibration
-        from kgcrawl.sandbox.world import check_world
-
-        check_world(options.sandbox_size, options.sandbox_profile)
+    # before any notice or calibration
+    check_world_options(options.sandbox, options.sandbox_size, options.sandbox_profile)
     values = options.setting_values()
     if isinstance(domain_or_settings, Settings):
         settings = domain_or_settings

@@ -20,9 +20,8 @@ from urllib.parse import urlsplit
 from kgcrawl.calibrate import default_positives
 from kgcrawl.config import SettingsError, load_settings
 from kgcrawl.names import check_domain_name
+from kgcrawl.settings_checks import LANGUAGES
 from kgcrawl.suggest import did_you_mean
-
-LANGUAGES = ("en", "zh")
 
 
 @dataclass(frozen=True)

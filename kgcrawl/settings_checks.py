@@ -51,6 +51,9 @@ RANGES: dict[str, tuple[float | None, float | None, bool, bool]] = {
     "fetch.robots_retry": (0, 86_400, True, True),
     "fetch.robots_tries": (1, 100, True, True),
 }
+# The pages' languages: `text.tokenize.lang_of` tells only these apart, and a concept's
+# label in the graph and in run exports is picked by it (`Concept.label(language)`).
+LANGUAGES = ("en", "zh")
 GRAPH_SCHEMES = ("falkordb", "bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
@@ -85,6 +88,10 @@ def graph_uri_problem(uri: str) -> str:
 
 def check_settings(settings: Settings, fail: Fail, check_ontology: bool) -> None:
     """Calls `fail` with the first key whose value is refused, and why."""
+    language = settings.language
+    if language not in LANGUAGES:
+        hint = did_you_mean(language, LANGUAGES)
+        fail("language", f"must be one of {', '.join(LANGUAGES)}, got {language!r}{hint}")
     rel = settings.relevance
     for key, value in (("relevance.alpha", rel.alpha), ("relevance.beta", rel.beta)):
         if value != AUTO and not 0 <= value <= 1:

@@ -17,13 +17,19 @@ from pathlib import Path
 import pytest
 
 from kgcrawl.cli import main
-from kgcrawl.config import load_settings
+from kgcrawl.config import load_settings, with_overrides
 from kgcrawl.crawl.engine import start_run
 from kgcrawl.crawl.state import RunState
 
 # A crawl that gets as far as its options needs no calibration: fixed thresholds.
 FIXED = ["--set", "relevance.alpha=0.5", "--set", "relevance.beta=0.2"]
 GOOD_RUN = "good-run"
+# Should a case's option be ignored rather than refused, its crawl stays on this machine.
+LOOPBACK = [
+    *("--set", "seeds=http://127.0.0.1:9/", "--set", "fetch.retries=0"),
+    *("--set", "fetch.robots_tries=1", "--set", "fetch.delay=0", "--max-pages", "1"),
+]
+LOOPBACK_RUN = "loopback-run"
 LABELS = "{files}/labels.jsonl"
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "tourism"
 
@@ -45,6 +51,9 @@ def _make_world(root: Path) -> None:
     runs = root / "home" / "runs"
     settings = load_settings("tourism", {"relevance.alpha": 0.5, "relevance.beta": 0.2})
     start_run(settings, run_id=GOOD_RUN).close()
+    offline = {"seeds": "http://127.0.0.1:9/", "crawl.max_pages": 1, "graph.uri": "none",
+               "fetch.retries": 0, "fetch.robots_tries": 1, "fetch.delay": 0}  # fmt: skip
+    start_run(with_overrides(settings, offline), run_id=LOOPBACK_RUN).close()
     for run_id in ("cut", "empty", "garbled"):
         meta = {"domain": "tourism", "strategy": "bfs", "settings": {}, "pipeline": "x"}
         RunState.create(run_id, meta).close()
@@ -141,6 +150,10 @@ def _cases() -> list[tuple[str, list[str], str]]:
         "nokey=1": "nokey",
         "tabu.sa_t0=1": "tabu.sa_t0",
         "crawl.max_pages": "crawl.max_pages",
+        "anchors.url_host=enabled": "anchors.url_host",  # was False
+        "tabu.aspiration=flase": "tabu.aspiration",  # was False
+        "language=klingon": "language",
+        "relevance.r=[0.1,0.2]": "'relevance.r': expected a list of 3 numbers",
     }
     cases = [(f"set {value}", [*check, value], key) for value, key in settings.items()]
     files = [
@@ -159,6 +172,8 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("ontology out is a folder", [*build, "--out", "{files}/adir"], "adir"),  # was a traceback
     ]
     crawl = ["crawl", "tourism", *FIXED]
+    evaluate = ["evaluate", "tourism", *FIXED, *LOOPBACK, "--strategies", "bfs",
+                "--out", "{files}/evaluation"]  # fmt: skip
     crawls = [
         ("run id dotdot", [*crawl, "--run-id", "../../x"], "../../x"),
         ("run id slash", [*crawl, "--run-id", "a/b"], "a/b"),
@@ -184,6 +199,27 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("crawl sandbox size", [*crawl, "--sandbox", "--sandbox-size", "huge"], "huge"),
         ("crawl sandbox profile", [*crawl, "--sandbox", "--sandbox-profile", "dense"], "dense"),
         ("demo sandbox size", ["demo", "--sandbox-size", "huge"], "huge"),
+        # a world option without --sandbox: it was ignored, and the real web crawled
+        (
+            "crawl profile no sandbox",
+            [*crawl, *LOOPBACK, "--graph", "none", "--sandbox-profile", "sparse"],
+            "--sandbox-profile needs --sandbox",
+        ),
+        (
+            "crawl size no sandbox",
+            [*crawl, *LOOPBACK, "--graph", "none", "--sandbox-size", "small"],
+            "--sandbox-size needs --sandbox",
+        ),
+        (
+            "evaluate profile no sandbox",
+            [*evaluate, "--sandbox-profile", "flat"],
+            "--sandbox-profile needs --sandbox",
+        ),
+        (
+            "resume sandbox size",
+            ["crawl", "--resume", LOOPBACK_RUN, "--sandbox-size", "small"],
+            "drop --sandbox-size",
+        ),
         ("demo domain", ["demo", "--domain", "museums"], "museums"),
     ]
     runs = [

@@ -121,6 +121,12 @@ BAD = [
     ("[crawl]", "[anchors]\nweights = [1.0, -0.5, 0.3]\n[crawl]", "anchors.weights"),
     ("[crawl]", "[anchors]\nweights = [1.0, 0.5]\n[crawl]", "anchors.weights"),
     ("[crawl]", "[anchors]\ncontext_words = -1\n[crawl]", "anchors.context_words"),
+    # a TOML boolean is no number; a misspelt boolean is no False; a number is no list
+    ("max_pages = 100", "max_pages = 100\nworkers = true", "crawl.workers"),
+    ("[crawl]", "[fetch]\ndelay = false\n[crawl]", "fetch.delay"),
+    ("[crawl]", '[anchors]\nurl_host = "enabled"\n[crawl]', "anchors.url_host"),
+    ("[crawl]", "[tabu]\naspiration = 2\n[crawl]", "tabu.aspiration"),
+    ('topic = "旅游"', 'topic = "旅游"\nlanguage = "klingon"', "language"),
 ]
 
 
@@ -177,6 +183,69 @@ def test_unknown_key_on_command_line(tmp_path, ontology_file) -> None:
         load_settings(str(path), overrides=parse_overrides(["crawl.nope=1"]))
 
 
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("on", True), ("YES", True), ("true", True), ("1", True),
+     ("off", False), ("No", False), ("FALSE", False), ("0", False)],
+)  # fmt: skip
+def test_a_boolean_setting_takes_the_usual_words(tmp_path, ontology_file, word, expected) -> None:
+    path = write_pipeline(tmp_path, ontology_file)
+    settings = load_settings(str(path), parse_overrides([f"anchors.url_host={word}"]))
+    assert settings.anchors.url_host is expected
+    from_env = load_settings(str(path), environ={"KGCRAWL_TABU_ASPIRATION": word})
+    assert from_env.tabu.aspiration is expected
+
+
+@pytest.mark.parametrize(
+    ("setting", "named"),
+    [("anchors.url_host=enabled", "'enabled'"), ("tabu.aspiration=flase", "'flase'"),
+     ("language=klingon", "'klingon'"), ("crawl.workers=2.5", "2.5")],
+)  # fmt: skip
+def test_a_misspelt_value_is_one_line_naming_key_and_origin(
+    tmp_path, ontology_file, capsys, setting, named
+) -> None:
+    """`--set anchors.url_host=enabled` used to show False in `pipeline check`, `language`
+    anything at all."""
+    path = write_pipeline(tmp_path, ontology_file)
+    with pytest.raises(SystemExit) as exited:
+        main(["pipeline", "check", str(path), "--set", setting])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip()
+    key = setting.split("=")[0]
+    assert f"command line: key '{key}'" in err or f"(command line): key '{key}'" in err, err
+    assert named in err and len(err.splitlines()) == 1, err
+
+
+def test_a_list_setting_is_written_as_toml_or_with_commas(tmp_path, ontology_file) -> None:
+    """`--set relevance.r=[0.1,0.2]` said "could not convert string to float: '[0.1'", and
+    `r = 0.5` in a file "'float' object is not iterable"."""
+    path = write_pipeline(tmp_path, ontology_file)
+    given = parse_overrides([
+        "relevance.r=[0.2, 0.5, 0.3]",
+        "colony.link_weights=0.5,0.25,0.25",
+        'anchors.evidence=["anchor", "URL"]',
+        "seeds=[http://a.example/, http://b.example/x]",
+    ])  # fmt: skip
+    settings = load_settings(str(path), given)
+    assert settings.relevance.r == (0.2, 0.5, 0.3)
+    assert settings.colony.link_weights == (0.5, 0.25, 0.25)
+    assert settings.anchors.evidence == ("anchor", "url")
+    assert settings.seeds == ("http://a.example/", "http://b.example/x")
+    wrong = {"[0.1,0.2]": "got 2 numbers", "[0.1, 0.5, true]": "got '[0.1, 0.5, true]'"}
+    for value, got in wrong.items():
+        with pytest.raises(SettingsError) as caught:
+            load_settings(str(path), {"relevance.r": value})
+        expected = "command line: key 'relevance.r': expected a list of 3 numbers, such as "
+        assert str(caught.value) == expected + f"[0.1, 0.5, 0.4], {got}"
+    number = write_pipeline(tmp_path, ontology_file, GOOD.replace("beta = 0.19", "r = 0.5"))
+    with pytest.raises(SettingsError) as caught:
+        load_settings(str(number))
+    assert str(caught.value) == (
+        f"{number}: key 'relevance.r': expected a list of 3 numbers, such as [0.1, 0.5, 0.4], "
+        "got 0.5"
+    )
+
+
 def test_bad_override_syntax() -> None:
     with pytest.raises(SettingsError, match="--set alpha: expected key=value"):
         parse_overrides(["alpha"])
@@ -184,7 +253,11 @@ def test_bad_override_syntax() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("1.5", 'must be "auto" or lie in'), ("often", "could not convert"), ("nan", "finite")],
+    [
+        ("1.5", 'must be "auto" or lie in'),
+        ("often", 'expected a number or "auto"'),
+        ("nan", "finite"),
+    ],
 )
 def test_threshold_is_auto_or_a_number_in_range(value: str, message: str) -> None:
     assert load_settings("tourism", {"relevance.alpha": "AUTO"}).relevance.alpha == "auto"

@@ -121,7 +121,9 @@ def global_options(
 SetOption = Annotated[
     list[str] | None,
     typer.Option(
-        "--set", help="Override a setting: section.key=value (repeatable; default: none)."
+        "--set",
+        help="Override a setting: section.key=value, a list as [0.1,0.5,0.4] or 0.1,0.5,0.4, "
+        "a switch as true or false (repeatable; default: none).",
     ),
 ]
 

@@ -169,6 +169,7 @@ def _refuse_new_run_options(given: CrawlOptions, has_set: bool) -> None:
     dropped = [name for name, value in names.items() if value is not None]
     dropped += ["--set"] * has_set + ["--run-id"] * bool(given.run_id)
     dropped += ["--sandbox"] * given.sandbox
+    dropped += ["--sandbox-size"] * (given.sandbox_size != "default")
     dropped += ["--sandbox-profile"] * (given.sandbox_profile != "default")
     if dropped:
         raise typer.BadParameter(

@@ -224,6 +224,9 @@ def _rescore(result: EvaluationResult, jobs: list[Job]) -> None:
 
 
 def _check_plan(plan: EvaluationPlan) -> None:
+    from kgcrawl.sandbox.world import check_world_options
+
+    check_world_options(plan.sandbox, plan.sandbox_size, plan.sandbox_profile)
     for name, value, least in (
         ("--max-pages", plan.max_pages, 1),
         ("--repeats", plan.repeats, 1),

@@ -90,6 +90,7 @@ class BuildResult:
     variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     svg_skipped: bool = False  # Graphviz `dot` not installed
+    svg_removed: Path | None = None  # an earlier build's SVG, removed: it drew another .gv
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -124,12 +125,14 @@ class BuildResult:
             rows.append(("pinned terms not found", ", ".join(self.selection.missing)))
         rows += [("written", str(path)) for path in self.files if files]
         if self.svg_skipped:
+            old = self.svg_removed
             rows.append(
                 (
                     "not written",
                     "SVG: needs Graphviz's `dot` (package `graphviz`: "
                     "apt-get/brew install graphviz); the .gv opens in any "
-                    "Graphviz viewer",
+                    "Graphviz viewer"
+                    + (f"; removed the old {old.name}, drawn from an earlier .gv" if old else ""),
                 )
             )
         return rows
@@ -247,6 +250,8 @@ def build_ontology(
             else taxonomy_dot(taxonomy, topic_label, f"{domain} attribute concepts")
         )
         gv_path = opts.lattice_dir / f"{domain}.gv"
+        old_svg = gv_path.with_suffix(".svg")
+        had_svg = old_svg.is_file()  # write_diagram removes it: it drew the old .gv
         svg_path = write_diagram(dot, gv_path)
         files += [gv_path] + ([svg_path] if svg_path else [])
 
@@ -267,6 +272,7 @@ def build_ontology(
         variants=variants,
         files=files,
         svg_skipped=svg_path is None,
+        svg_removed=old_svg if had_svg and svg_path is None else None,
         timings=timings,
     )
 

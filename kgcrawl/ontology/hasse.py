@@ -56,15 +56,18 @@ def taxonomy_dot(taxonomy: Taxonomy, topic: str, title: str) -> str:
 def write_diagram(dot: str, gv_path: str | Path) -> Path | None:
     """Write the .gv file; render `<same name>.svg` with Graphviz when `dot` is installed.
 
-    Returns the SVG path, or None when `dot` is not on PATH.
+    Returns the SVG path, or None when `dot` is not on PATH. An SVG of an earlier
+    build is removed first: left beside the new .gv, it would show a lattice that no
+    longer is.
     """
     gv_path = Path(gv_path)
     gv_path.parent.mkdir(parents=True, exist_ok=True)
     gv_path.write_text(dot, encoding="utf-8")
+    svg_path = gv_path.with_suffix(".svg")
+    svg_path.unlink(missing_ok=True)
     exe = shutil.which("dot")
     if exe is None:
         return None
-    svg_path = gv_path.with_suffix(".svg")
     subprocess.run([exe, "-Tsvg", "-o", str(svg_path), str(gv_path)], check=True, timeout=300)
     return svg_path
 

@@ -123,6 +123,21 @@ def check_world(size: str, profile: str) -> None:
         )
 
 
+def check_world_options(sandbox: bool, size: str, profile: str) -> None:
+    """Check a command's world options: a size or profile given without `--sandbox` would
+    be ignored and the real web crawled instead, so it is refused before anything runs."""
+    if sandbox:
+        check_world(size, profile)
+        return
+    given = [name for name, value in (("--sandbox-size", size), ("--sandbox-profile", profile))
+             if value != "default"]  # fmt: skip
+    if given:
+        raise SandboxError(
+            f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} --sandbox "
+            "(without it the crawl goes to the real web)"
+        )
+
+
 class World:
     """A generated web of `size` ("small", "default", "large") and `profile` ("default",
     "sparse", "flat"; profiles.py) drawn from `seed`."""

@@ -254,6 +254,36 @@ def test_cli_builds_and_prints_the_summary(tmp_path) -> None:
     assert f"\nwritten: {owl}\n" in result.output  # whole, not folded in a table cell
 
 
+def test_without_graphviz_a_rebuild_removes_the_old_svg_and_says_so(tmp_path, monkeypatch) -> None:
+    """A rebuild without `dot` rewrote the .cxt and .gv but left the SVG of the earlier
+    build beside them, a picture of a lattice that no longer is."""
+    monkeypatch.setenv("PATH", str(tmp_path / "no-graphviz"))  # where write_diagram looks
+    lattice = tmp_path / "lattice"
+    lattice.mkdir()
+    old = lattice / "tour.svg"
+    old.write_text("<svg>the lattice of an earlier build</svg>", encoding="utf-8")
+    args = ["build-ontology", str(_corpus(tmp_path / "corpus")), "--domain", "tour",
+            "--out", str(tmp_path / "o" / "tour.fca.owl"), "--lattice-dir", str(lattice),
+            *[arg for pin in PINS for arg in ("--term", pin)]]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert (lattice / "tour.gv").is_file() and not old.exists()
+    said = _row(result.output, "not written")
+    assert said.startswith("SVG: needs Graphviz's `dot`")
+    assert said.endswith("; removed the old tour.svg, drawn from an earlier .gv"), said
+    again = runner.invoke(app, args)  # nothing left to remove: no word of it
+    assert again.exit_code == 0, again.output
+    assert _row(again.output, "not written").endswith("opens in any Graphviz viewer")
+
+
+def _row(table: str, what: str) -> str:
+    """The value of one row of a two-column summary table, its folded lines joined."""
+    cells = [line.split("│")[1:3] for line in table.splitlines() if line.count("│") == 3]
+    start = next(i for i, (name, _) in enumerate(cells) if name.strip() == what)
+    end = next((i for i in range(start + 1, len(cells)) if cells[i][0].strip()), len(cells))
+    return " ".join(value.strip() for _, value in cells[start:end])
+
+
 def test_the_next_step_as_printed_writes_a_pipeline_that_passes_its_check(
     tmp_path, monkeypatch
 ) -> None:

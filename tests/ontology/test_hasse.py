@@ -62,6 +62,8 @@ def test_quotes_in_labels_are_escaped() -> None:
 def test_without_graphviz_only_the_gv_file_is_written(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     gv = tmp_path / "out" / "x.gv"
+    gv.parent.mkdir()
+    gv.with_suffix(".svg").write_text("<svg>an earlier diagram</svg>", encoding="utf-8")
     assert write_diagram("digraph x { a -> b; }\n", gv) is None
     assert gv.read_text(encoding="utf-8") == "digraph x { a -> b; }\n"
     assert not gv.with_suffix(".svg").exists()
