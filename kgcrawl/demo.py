@@ -73,6 +73,10 @@ class DemoError(KgcrawlError):
     """The demo cannot run here (no corpus, no pipeline)."""
 
 
+class _Stopped(Exception):
+    """A signal stopped the demo: the stages after this one would work on part of a crawl."""
+
+
 @dataclass(frozen=True)
 class DemoOptions:
     """What `kgcrawl demo` was asked."""
@@ -111,6 +115,8 @@ class DemoResult:
     refresh_skipped: str | None = None  # why no refresh was possible
     plots: list[Path] = field(default_factory=list)
     unplotted: dict[str, str] = field(default_factory=dict)  # metric → why it was not drawn
+    runs: dict[str, str] = field(default_factory=dict)  # crawl stage → its run, named as it begins
+    stopped: str | None = None  # the stage a signal (Ctrl-C) stopped the demo at: no report
 
     @property
     def total_seconds(self) -> float:
@@ -122,12 +128,16 @@ def run_demo(
     on_stage: Callable[[str], None] | None = None,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> DemoResult:
-    """Run the five stages; `on_stage` hears each stage's name as it starts."""
+    """Run the six stages; `on_stage` hears each stage's name as it starts.
+
+    A signal (Ctrl-C) ends the demo at the stage it is in: `stopped` names it, and no
+    report is written (its figures would compare part of a crawl). A crawl it stopped
+    stays resumable (`stopped_line` says how).
+    """
     from kgcrawl.config import load_settings
     from kgcrawl.evaluate.report import plot_metrics, unplotted
     from kgcrawl.graph.server import stop
     from kgcrawl.graph.store import start_embedded
-    from kgcrawl.runner import crawl
     from kgcrawl.sandbox.world import check_world
 
     opts = options or DemoOptions()
@@ -156,10 +166,14 @@ def run_demo(
         with stage("crawl"):
             settings = _crawl_settings(opts, owl, corpus, STRATEGY, "embedded")
             result.alpha = settings.relevance.alpha
-            result.crawl = crawl(settings, _sandbox_request(opts), on_progress)
+            result.crawl = _crawl(result, "crawl", settings, on_progress)
+            if result.crawl.stopped:
+                raise _Stopped
         with stage("baseline"):
             bfs = _crawl_settings(opts, owl, corpus, BASELINE, "none", opts.baseline_budget)
-            result.baseline = crawl(bfs, _sandbox_request(opts), on_progress)
+            result.baseline = _crawl(result, "baseline", bfs, on_progress)
+            if result.baseline.stopped:
+                raise _Stopped
         with stage("queries"):
             result.queries = _queries(settings.domain)
         with stage("refresh"):
@@ -171,9 +185,13 @@ def run_demo(
             _metrics(result, settings.domain)
             result.plots = plot_metrics(result.rows, out)
             result.unplotted = unplotted(result.rows)
+    except _Stopped:
+        pass  # `result.stopped` names the stage
     finally:
         if started:
             stop()
+    if result.stopped:
+        return result
     from kgcrawl.demo_report import report_markdown
 
     result.report.write_text(report_markdown(result), encoding="utf-8")
@@ -183,14 +201,41 @@ def run_demo(
 def _stages(result: DemoResult, on_stage: Callable[[str], None]):
     @contextmanager
     def stage(name: str) -> Iterator[None]:
-        on_stage(name)
         start = time.perf_counter()
         try:
+            on_stage(name)
             yield
+        except (KeyboardInterrupt, _Stopped):  # outside a crawl loop, or a crawl it stopped
+            result.stopped = name
+            raise _Stopped from None
         finally:
             result.seconds[name] = time.perf_counter() - start
 
     return stage
+
+
+def stopped_line(result: DemoResult) -> str:
+    """One line for a stopped demo: the stage, and how to resume the crawl it stopped."""
+    from kgcrawl.crawl.ended import resume_note
+
+    note = resume_note(result.runs.get(result.stopped or ""), go_on="")
+    return f"demo stopped at {result.stopped}; {note or 'no report written'}"
+
+
+def _crawl(
+    result: DemoResult,
+    stage: str,
+    settings: Settings,
+    on_progress: Callable[[Progress], None] | None,
+) -> CrawlResult:
+    """The stage's crawl, into a run named first: a stop anywhere in it can name the run."""
+    from kgcrawl.crawl.state import new_run_id
+    from kgcrawl.runner import crawl
+
+    opts = result.options
+    result.runs[stage] = new_run_id(settings.domain, settings.crawl.strategy)
+    request = _sandbox_request(opts, result.runs[stage])
+    return crawl(settings, request, on_progress)
 
 
 def _build(domain: str, corpus: Path, base: Path, owl: Path, lattice: Path) -> BuildResult:
@@ -231,11 +276,11 @@ def _crawl_settings(
     return resolve_thresholds(load_settings(opts.domain, overrides))
 
 
-def _sandbox_request(opts: DemoOptions) -> CrawlRequest:
+def _sandbox_request(opts: DemoOptions, run_id: str) -> CrawlRequest:
     from kgcrawl.runner import CrawlRequest
 
     return CrawlRequest(sandbox=True, sandbox_seed=opts.seed, sandbox_size=opts.sandbox_size,
-                        sandbox_profile=opts.sandbox_profile)  # fmt: skip
+                        sandbox_profile=opts.sandbox_profile, run_id=run_id)  # fmt: skip
 
 
 def _queries(domain: str) -> list[tuple[str, QueryResult]]:

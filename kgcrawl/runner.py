@@ -205,7 +205,7 @@ def resume(
             request.sandbox_size = meta["sandbox"]["size"]
             request.sandbox_profile = meta["sandbox"].get("profile", "default")  # older: default
         if meta.get("warc"):
-            request.warc = Path(meta["warc"])
+            request.warc = _own_archive(run_id, Path(meta["warc"]), meta, request.warc)
         elif request.warc is not None:  # archived from this resume on
             check_request(request, new_run=False, new_archive=True)
             request.warc = request.warc.resolve()
@@ -218,6 +218,21 @@ def resume(
         state.close()
         raise
     return crawl(settings, request, on_progress, state=state, on_outcome=on_outcome)
+
+
+def _own_archive(run_id: str, recorded: Path, meta: dict, given: Path | None) -> Path:
+    """The run's WARC file, checked before a resume cuts it back to its checkpoint: the file
+    there must be the run's own, or a resume from another folder would cut a stranger's
+    archive of the same name and zero-fill a missing one (both happened)."""
+    from kgcrawl.crawl.warc import archive_problem
+
+    if given is not None and given.resolve() != recorded.resolve():
+        raise RequestError(f"--warc {given}: run {run_id} archives to {recorded}; a run keeps "
+                           "its archive")  # fmt: skip
+    problem = archive_problem(recorded, run_id, meta.get("warc_offset") or 0)
+    if problem:
+        raise RequestError(f"run {run_id}'s archive {recorded}: {problem}")
+    return recorded
 
 
 def _graph_sink(settings: Settings, state: RunState) -> GraphSink | None:

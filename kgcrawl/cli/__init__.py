@@ -78,8 +78,8 @@ def _drop_stdout() -> None:
 
 
 def _stopped(run_id: str | None) -> str:
-    from kgcrawl.crawl.state import runs_dir
+    """How to resume the run, or that it had ended before the Ctrl-C (nothing to resume)."""
+    from kgcrawl.crawl.ended import resume_note
 
-    if run_id and (runs_dir() / run_id / "state.sqlite").is_file():
-        return f"stopped; continue with `kgcrawl crawl --resume {run_id}`"
-    return "stopped"
+    note = resume_note(run_id)
+    return f"stopped; {note}" if note else "stopped"

@@ -112,7 +112,7 @@ def demo(
     from rich.table import Table
 
     from kgcrawl.crawl.view import crawl_summary, live_progress
-    from kgcrawl.demo import STAGES, DemoOptions, run_demo
+    from kgcrawl.demo import STAGES, DemoOptions, run_demo, stopped_line
     from kgcrawl.evaluate.view import final_table
     from kgcrawl.graph.view import result_table
 
@@ -122,6 +122,9 @@ def demo(
                           overrides=tuple(set_ or ()))  # fmt: skip
     with live_progress(console) as show:
         result = run_demo(options, lambda stage: _announce(stage, STAGES, domain), show)
+    if result.stopped:  # Ctrl-C: the stage it stopped at, no report, and a signal's exit code
+        console.print(stopped_line(result), highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(130)
     console.print(crawl_summary(result.crawl, next_steps=False))  # the demo takes them below
     console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
     if result.no_truth:

@@ -9,7 +9,10 @@ that did not end at its budget: its figures cover fewer pages than asked for.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
+
+from kgcrawl.crawl.state import RunState, StateError, state_path
 
 # What the engine records (SPEC §5.1): the page budget was reached, no unvisited link
 # was left, a signal stopped it (resumable), or an error escaped the loop.
@@ -37,3 +40,26 @@ def ended_text(meta: dict[str, Any]) -> str:
     """How a run ended, for people; a run with no end yet is going on or was killed."""
     ended = meta.get("ended")
     return str(ended) if ended else "not ended (running, or killed: --resume goes on)"
+
+
+def resume_note(run_id: str | None, go_on: str = "continue with ") -> str:
+    """What a stop outside the crawl loop leaves of run `run_id`, for after "stopped; ":
+    `go_on` and the resume command, or that the run had ended (at its budget or out of
+    links: --resume would crawl nothing); "" when no such run was created (yet).
+
+    A Ctrl-C just after a crawl reached its budget lands outside the loop, which had
+    recorded the end already: offering to resume that run would be wrong.
+    """
+    if not run_id or not state_path(run_id).is_file():
+        return ""
+    try:
+        state = RunState.open(run_id)
+        try:
+            ended = state.meta("ended").get("ended")
+        finally:
+            state.close()
+    except (StateError, sqlite3.Error, OSError):  # unreadable: resuming says why
+        ended = None
+    if ended in (BUDGET, EXHAUSTED):
+        return f"run {run_id} had ended ({ended})"
+    return f"{go_on}`kgcrawl crawl --resume {run_id}`"

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import logging
 import random
-import signal
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -44,6 +42,7 @@ from kgcrawl.crawl.workers import Archived, Done, LocalWorkers, Workers
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.ontology.topic import TopicModel, topic_model_for
 from kgcrawl.scoring.web_alpha import ComposedPage, WebAlpha
+from kgcrawl.stop_flag import StopFlag, stopped_by_signals
 
 POLL = 0.5  # seconds: the longest the loop waits for an answer before it looks at the stop flag
 
@@ -72,6 +71,7 @@ class Progress:
     queued: int = 0
     hosts: int = 0
     started: float = field(default_factory=time.monotonic)
+    start_dp: int = 0  # DP when this session began: the rate leaves replayed pages out
     waiting_until: float = 0.0  # when held pages are asked again (monotonic; 0: none waits)
 
     @property
@@ -81,7 +81,7 @@ class Progress:
     @property
     def rate(self) -> float:
         elapsed = time.monotonic() - self.started
-        return self.dp / elapsed if elapsed > 0 else 0.0
+        return (self.dp - self.start_dp) / elapsed if elapsed > 0 else 0.0
 
 
 @dataclass
@@ -94,6 +94,7 @@ class CrawlResult:
     ended: str  # crawl/ended.py: BUDGET, EXHAUSTED or SIGNAL
     state_path: Path
     max_pages: int = 0
+    start_dp: int = 0  # DP when this session began: the pages a resume replayed
     alpha: float = 0.0
     alpha_origin: str = ""  # where α came from (Settings.origins): calibration, a file, …
     web_alpha: WebAlpha | None = None  # α recalibrated on the web's topic words (core.py)
@@ -150,7 +151,7 @@ def start_run(
             "overrides": {k: _jsonable(v) for k, v in settings.flat().items() if k in changed},
             "origins": changed,
             "resolve": list(resolve),
-            "warc": str(warc) if warc else None,
+            "warc": str(warc.resolve()) if warc else None,  # a resume may start elsewhere
             "sandbox": sandbox,
             "warc_offset": 0,
             "started_at": int(time.time() * 1000),
@@ -223,7 +224,7 @@ class Engine:
                            composed)  # fmt: skip
         self.crawl.seed(list(settings.seeds))
         self.mappings = parse_resolve(resolve)
-        self._stop = threading.Event()  # SIGINT / SIGTERM: the fetcher's pauses and reads end too
+        self._stop = StopFlag()  # SIGINT / SIGTERM: the fetcher's pauses and reads end too
         self.fetcher = Fetcher(settings.fetch, self.mappings, stop=self._stop)
         self.executor = executor or Executor()
         self._given_workers = workers
@@ -277,6 +278,7 @@ class Engine:
         for version in later:  # in force from the next outcome on
             self._use_version(version)
         counters.max_pages = self.settings.crawl.max_pages
+        self.progress.start_dp = counters.dp  # the live rate counts this session's pages only
         if not sequential:  # taken by URL: which links exploration took, only the meta knows
             counters.explored = self.state.meta().get("explored", counters.explored)
         self._update_progress()
@@ -294,10 +296,12 @@ class Engine:
 
     def run(self) -> CrawlResult:
         start = time.monotonic()
+        start_dp = self.crawl.counters.dp  # replayed: this session's pages/s leaves them out
+        self.progress.started = start
         self.state.set_meta({"ended": None})  # going on: no end yet (a resumed run had one)
         self._record_executor()
         try:
-            with _signals_stop(self._stop):
+            with stopped_by_signals(self._stop):
                 workers = self._start_workers()
                 try:
                     if self.settings.crawl.workers == 1:
@@ -333,6 +337,7 @@ class Engine:
             ended=ended,
             state_path=self.state.path,
             max_pages=self.settings.crawl.max_pages,
+            start_dp=start_dp,
             alpha=float(self.settings.relevance.alpha),
             alpha_origin=self.settings.origins.get("relevance.alpha", "the defaults"),
             web_alpha=self.crawl.web_alpha,
@@ -503,21 +508,3 @@ class Engine:
         if self.on_commit and committed:
             with self.times.stage("graph write"):
                 self.on_commit(committed)
-
-
-class _signals_stop:
-    """SIGINT / SIGTERM set the stop flag; the loop then checkpoints and returns."""
-
-    def __init__(self, stop: threading.Event) -> None:
-        self.stop = stop
-        self.previous: dict[int, object] = {}
-
-    def __enter__(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            self.previous[sig] = signal.signal(sig, lambda *_: self.stop.set())
-
-    def __exit__(self, *exc: object) -> None:
-        for sig, handler in self.previous.items():
-            signal.signal(sig, handler)

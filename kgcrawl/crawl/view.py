@@ -64,6 +64,10 @@ def stop_reason(result: CrawlResult) -> str:
     """Why the crawl ended, with what to do next when there is something to do."""
     if result.ended == SIGNAL:
         return stopped_line(result.run_id)
+    if already_done(result):
+        run, budget = result.run_id, result.max_pages
+        return (f"run {run} was at its page budget ({budget} pages) already: nothing crawled; "
+                f"`kgcrawl crawl --resume {run} --max-pages N` (N > {budget}) goes on")  # fmt: skip
     notes = (
         f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
@@ -80,6 +84,20 @@ def stop_reason(result: CrawlResult) -> str:
     if result.ended == BUDGET:
         return "page budget reached" + notes
     return "frontier exhausted: no unvisited link left" + notes
+
+
+def already_done(result: CrawlResult) -> bool:
+    """A resume of a run at its page budget: the session had nothing to crawl."""
+    return result.ended == BUDGET and 0 < result.max_pages <= result.start_dp
+
+
+def session_line(result: CrawlResult) -> str:
+    """What a resume crawled itself ("" for a new run or one with nothing to crawl): DP
+    counts the run's every page, seconds and pages/s this session's."""
+    if not result.start_dp or already_done(result):
+        return ""
+    return (f"resumed at {result.start_dp} pages: {result.dp - result.start_dp} downloaded "
+            "in this session (its seconds and pages/s)")  # fmt: skip
 
 
 def next_line(result: CrawlResult) -> str:
@@ -231,6 +249,7 @@ def crawl_summary(result: CrawlResult, next_steps: bool = True) -> Records:
             for line in (
                 relevance_line(result),
                 failure_line(result, environment_proxy()),
+                session_line(result),
                 stop_reason(result),
                 next_line(result) if next_steps else "",
             )
@@ -239,11 +258,11 @@ def crawl_summary(result: CrawlResult, next_steps: bool = True) -> Records:
         numeric=frozenset({"pages (DP)", "relevant (LP)", "harvest", "outcomes", "seconds",
                            "pages/s"}),
     )  # fmt: skip
+    fetched = result.dp - result.start_dp  # this session's pages: a resume replays the others
+    rate = f"{fetched / result.seconds:.1f}" if result.seconds and not already_done(result) else "-"
     summary.add_row(result.run_id, str(result.dp), str(result.lp),
                     f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
-                    f"{result.seconds:.1f}",
-                    f"{result.dp / result.seconds:.1f}" if result.seconds else "-",
-                    str(result.state_path))  # fmt: skip
+                    f"{result.seconds:.1f}", rate, str(result.state_path))  # fmt: skip
     return summary
 
 

@@ -28,6 +28,31 @@ from kgcrawl.text.urls import request_target
 DROPPED_HEADERS = frozenset({"transfer-encoding"})
 
 
+def archive_problem(path: Path, run_id: str, offset: int) -> str:
+    """Why the file at `path` cannot be run `run_id`'s archive checkpointed at `offset` bytes
+    (its warcinfo record names the run it is part of), or "" when it can be."""
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.exceptions import ArchiveLoadFailed
+
+    size = path.stat().st_size if path.is_file() else None
+    if not offset and not size:  # nothing archived yet: the resume starts the file
+        return ""
+    if size is None:
+        return "no such file (moved? put it back to resume)"
+    if size < offset:
+        return f"shorter than the {offset} bytes the run had archived"
+    try:
+        with path.open("rb") as archive:
+            first = next(iter(ArchiveIterator(archive)), None)
+            info = first.content_stream().read() if first and first.rec_type == "warcinfo" else b""
+        problem = "" if f"isPartOf: {run_id}\r\n".encode() in info else "another run's WARC"
+    except (ArchiveLoadFailed, OSError, EOFError, ValueError) as exc:
+        problem = f"not a WARC file ({type(exc).__name__})"
+    if problem and not offset:
+        problem += "; the run had archived nothing yet: remove it to resume"
+    return problem
+
+
 class WarcArchive:
     """Appends request/response pairs; `offset` is the file size after the last record."""
 

@@ -157,3 +157,53 @@ def test_the_body_is_still_cut_at_max_bytes_after_decompression(gzip_site) -> No
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 20, f"peak RSS grew {grown_mb:.0f} MB"
     assert fetcher.fetch("http://site.example/broken").reason == "decode"
+
+
+def _responses(path) -> list[str]:
+    with open(path, "rb") as archive:
+        return [r.rec_headers.get_header("WARC-Target-URI") for r in ArchiveIterator(archive)
+                if r.rec_type == "response"]  # fmt: skip
+
+
+def test_a_resume_from_another_folder_goes_on_with_the_runs_own_archive(
+    sandbox, tmp_path, monkeypatch, capsys
+) -> None:
+    """The run kept the path as typed: a resume elsewhere cut a stranger's file of that name
+    to the run's checkpoint (a valid 1 MB WARC left at 82 KB), or zero-filled a new one."""
+    from typer.testing import CliRunner
+
+    from kgcrawl.cli import app, main
+
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    first, other = tmp_path / "first", tmp_path / "other"
+    first.mkdir(), other.mkdir()
+    fixed = [a for k, v in {"relevance.alpha": 0.5, "relevance.beta": 0.19, "graph.uri": "none",
+                            "fetch.delay": 0}.items() for a in ("--set", f"{k}={v}")]  # fmt: skip
+    cli = CliRunner()
+    monkeypatch.chdir(first)
+    out = cli.invoke(app, ["crawl", "tourism", "--resolve", sandbox.resolve[0], "--max-pages",
+                           "6", "--run-id", "w", "--warc", "crawl.warc.gz", *fixed])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    archived = _responses(first / "crawl.warc.gz")
+    monkeypatch.chdir(other)
+    stranger = other / "crawl.warc.gz"
+    stranger.write_bytes(b"somebody else's archive" * 100)
+    out = cli.invoke(app, ["crawl", "--resume", "w", "--max-pages", "12"])
+    assert out.exit_code == 0, out.output
+    assert stranger.read_bytes() == b"somebody else's archive" * 100
+    resumed = _responses(first / "crawl.warc.gz")
+    assert resumed[: len(archived)] == archived and len(resumed) > len(archived)
+    assert len(set(resumed)) == len(resumed), "a response archived twice"
+
+    said = {}
+    for name, extra in (("other", ["--warc", "x.warc.gz"]), ("moved", [])):
+        if name == "moved":
+            (first / "crawl.warc.gz").rename(first / "moved.warc.gz")
+        with pytest.raises(SystemExit) as stop:
+            main(["crawl", "--resume", "w", "--max-pages", "18", *extra])
+        assert stop.value.code == 2
+        said[name] = " ".join(capsys.readouterr().err.split())
+    assert "--warc x.warc.gz: run w archives to " in said["other"], said
+    assert f"archive {first / 'crawl.warc.gz'}: no such file" in said["moved"], said
+    assert not (first / "crawl.warc.gz").exists() and not (other / "x.warc.gz").exists()
+    assert _responses(first / "moved.warc.gz") == resumed  # nothing cut, nothing added
