@@ -382,9 +382,11 @@ def _coerce(key: str, value: Any, like: Any, where: str) -> Any:
             return as_whole(value)
         if isinstance(like, float):
             return as_number(value, "a number")
+        if not isinstance(value, str):  # `user_agent = ["x"]` was the text "['x']"
+            raise ValueError(f"expected text, got {value!r}")
         if key == "crawl.strategy":
-            return str(value).strip().lower()  # FCITS_OH, as the papers write it, works
-        return str(value)
+            return value.strip().lower()  # FCITS_OH, as the papers write it, works
+        return value
     except (TypeError, ValueError) as exc:
         raise SettingsError(f"{where}: key '{key}': {exc}") from None
 

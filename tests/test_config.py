@@ -127,6 +127,7 @@ BAD = [
     ("[crawl]", '[anchors]\nurl_host = "enabled"\n[crawl]', "anchors.url_host"),
     ("[crawl]", "[tabu]\naspiration = 2\n[crawl]", "tabu.aspiration"),
     ('topic = "旅游"', 'topic = "旅游"\nlanguage = "klingon"', "language"),
+    ("[crawl]", '[fetch]\nuser_agent = ["x"]\n[crawl]', "fetch.user_agent"),  # no text
 ]
 
 
