@@ -53,8 +53,19 @@ class StopFlag:
     def wait(self, timeout: float | None = None) -> bool:
         """True once set; False when `timeout` seconds passed first."""
         if not self._set:
-            select.select([self._woken], [], [], timeout)
+            _readable(self._woken, timeout)
         return self._set
+
+
+def _readable(sock: socket.socket, timeout: float | None) -> None:
+    """Wait until `sock` is readable or `timeout` passed: poll where there is one (select
+    refuses a descriptor numbered 1024 or more, which a busy process may hand out)."""
+    if not hasattr(select, "poll"):  # Windows
+        select.select([sock], [], [], timeout)
+        return
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    poller.poll(None if timeout is None else timeout * 1000)
 
 
 def _close(*sockets: socket.socket) -> None:
