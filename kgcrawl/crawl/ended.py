@@ -62,4 +62,8 @@ def resume_note(run_id: str | None, go_on: str = "continue with ") -> str:
         ended = None
     if ended in (BUDGET, EXHAUSTED):
         return f"run {run_id} had ended ({ended})"
-    return f"{go_on}`kgcrawl crawl --resume {run_id}`"
+    return go_on + resume_command(run_id)
+
+
+def resume_command(run_id: str) -> str:
+    return f"`kgcrawl crawl --resume {run_id}`"

@@ -296,7 +296,6 @@ class Engine:
 
     def run(self) -> CrawlResult:
         start = time.monotonic()
-        start_dp = self.crawl.counters.dp  # replayed: this session's pages/s leaves them out
         self.progress.started = start
         self.state.set_meta({"ended": None})  # going on: no end yet (a resumed run had one)
         self._record_executor()
@@ -337,7 +336,7 @@ class Engine:
             ended=ended,
             state_path=self.state.path,
             max_pages=self.settings.crawl.max_pages,
-            start_dp=start_dp,
+            start_dp=self.progress.start_dp,  # `replay` set it: pages/s leaves them out
             alpha=float(self.settings.relevance.alpha),
             alpha_origin=self.settings.origins.get("relevance.alpha", "the defaults"),
             web_alpha=self.crawl.web_alpha,

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kgcrawl.crawl.budget import recorded_budgets
-from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text
+from kgcrawl.crawl.ended import BUDGET, SIGNAL, ended_text, resume_command
 from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.fetch import DNS, REFUSED
 from kgcrawl.crawl.outcome import ROBOTS_DOWN
@@ -125,7 +125,7 @@ def next_line(result: CrawlResult) -> str:
 
 
 def stopped_line(run_id: str) -> str:
-    return f"stopped; continue with `kgcrawl crawl --resume {run_id}`"
+    return f"stopped; continue with {resume_command(run_id)}"
 
 
 def relevance_line(result: CrawlResult) -> str:
