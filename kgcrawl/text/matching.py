@@ -229,23 +229,18 @@ class TopicMatcher:
         reach = -1  # where the last region ends
         for hit in self._cjk.finditer(_lowered(text)):
             start, end = hit.span()
-            if start < reach:  # inside the run the last region ends with: it joins that region
-                region = regions[-1]
-                if end > reach:
-                    reach = region[1] = _RUN.match(text, end).end()
-                region += (start - region[0], end - region[0])
-                continue
-            if not reverse:
-                reverse = text[::-1]
-            left = n - _RUN.match(reverse, n - start).end()
-            right = _RUN.match(text, end).end()
-            if regions and left < reach:
-                region = regions[-1]
-                reach = region[1] = max(right, reach)
-                region += (start - region[0], end - region[0])
-            else:
-                reach = right
-                regions.append([left, right, start - left, end - left])
+            if start >= reach:  # past the last region's run: where does its own run start?
+                if not reverse:
+                    reverse = text[::-1]
+                left = n - _RUN.match(reverse, n - start).end()
+                if left >= reach:  # a run of its own: a new region
+                    reach = _RUN.match(text, end).end()
+                    regions.append([left, reach, start - left, end - left])
+                    continue
+            region = regions[-1]  # it joins the last region, which may reach further now
+            if end > reach:
+                reach = region[1] = _RUN.match(text, end).end()
+            region += (start - region[0], end - region[0])
         for left, right, *spans in regions:
             # only that stretch of the text and the hits' places in it decide their words
             for words in self._regions[(text[left:right], *spans)]:
