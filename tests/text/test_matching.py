@@ -85,6 +85,8 @@ def test_counts_equal_the_tokenizer_on_mixed_text(matcher: TopicMatcher) -> None
     [
         # jieba reads 旅游业 as one word: 旅游 is not counted there (a crossing word)
         ("旅游业发展，旅游。", {0: 1}),
+        # two hits in one jieba run, one tokenised: the run is counted once, not per hit
+        ("旅游业景区", {6: 1}),
         # 暴雨灾害 is kept whole (a label, a user word): 暴雨 is not counted inside it
         ("暴雨灾害与暴雨", {2: 1, 1: 1}),
         # 大暴雨灾害: the user word 暴雨灾害 crosses 大暴雨's end; jieba cuts 大 | 暴雨灾害
