@@ -43,8 +43,8 @@ def _jieba():
 def use_trie_dictionary() -> bool:
     """jieba's dictionary as a shared, memory-mapped trie (`text.dictionary`), if not loaded yet.
 
-    For processes that only count topic words (a crawl's analysers): same cuts,
-    ≈ 70 MB and ≈ 1.2 CPU-s less each. True when the trie is in use.
+    For processes that analyse pages (a crawl's analysers, a `--workers 1` crawl): same
+    cuts, ≈ 60–70 MB and ≈ 1.2 CPU-s less each. True when the trie is in use.
     """
     from kgcrawl.config import cache_dir
     from kgcrawl.text.dictionary import install
