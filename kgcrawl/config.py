@@ -423,8 +423,9 @@ def _build(values: dict[str, Any], origins: dict[str, str], path: Path) -> Setti
 
 def _validate(settings: Settings, path: Path, check_ontology: bool) -> None:
     def fail(key: str, message: str) -> NoReturn:
+        # where the value came from, as a value that cannot be read at all says it
         origin = settings.origins.get(key, str(path))
-        where = path if origin in ("default", str(path)) else f"{path} ({origin})"
+        where = path if origin in ("default", str(path)) else origin
         raise SettingsError(f"{where}: key '{key}': {message}")
 
     check_settings(settings, fail, check_ontology)
