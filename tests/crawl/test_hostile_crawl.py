@@ -135,7 +135,9 @@ before = int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize(
 start = time.monotonic()
 outcome = analyse_result("http://x.cn/", result, matcher, options=LinkOptions(max_links=5_000))
 spent = time.monotonic() - start
-grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+# this process's own peak: ru_maxrss would keep the parent's from before `exec`
+peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+grown = int(peak.split()[1]) * 1024 - before
 print(json.dumps({"grown": grown, "spent": spent, "links": outcome.links}))
 """
 
