@@ -335,7 +335,13 @@ def _client(port: int) -> redis.Redis:
 
 
 def _gone(pid: int) -> bool:
-    """True when the process no longer runs (a child of ours is reaped)."""
+    """True when the process no longer runs (a child of ours is reaped).
+
+    A server another process started, and that has exited, stays a zombie until that
+    process reaps it, and `kill(pid, 0)` still finds it. Waiting for it to go, with
+    the folder's lock held, hung `kgcrawl graph stop` for good while the crawl that
+    had started the server waited for the lock (and so never reaped it).
+    """
     child = _CHILDREN.get(pid)
     if child is not None:
         if child.poll() is None:
@@ -348,7 +354,17 @@ def _gone(pid: int) -> bool:
         return True
     except PermissionError:
         return False
-    return False
+    return _exited(pid)
+
+
+def _exited(pid: int) -> bool:
+    """True for a process that has exited but is not reaped yet (Linux /proc: state Z or X)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    # "pid (command) state …": the command may hold spaces and parentheses
+    return stat.rpartition(")")[2].split()[:1] in (["Z"], ["X"])
 
 
 def _is_redis(pid: int) -> bool:

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,35 @@ def test_schema_lives_in_the_rdb_preamble_not_the_replayed_log(home) -> None:
     log = b"".join(path.read_bytes() for path in folder.glob("*.incr.aof"))
     assert b"http://a/" in log
     assert b"INDEX" not in log.upper() and b"CONSTRAINT" not in log.upper()
+
+
+# A process that starts the server and goes on living without reaping it: a crawl waiting
+# for the folder's lock, a notebook, a script that sleeps.
+STARTER = """
+import sys, time
+from pathlib import Path
+from kgcrawl.graph import server
+info, _ = server.start(Path(sys.argv[1]))
+print(info.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_server_whose_starter_lives_on_is_stopped_by_another_command(home) -> None:
+    """Once stopped, the server is a zombie until its starter reaps it; `graph stop` waited
+    for it to vanish, with the folder locked, and never returned (the starter, a crawl,
+    waited for that lock to release its lease, so it never reaped it)."""
+    starter = subprocess.Popen([sys.executable, "-c", STARTER, str(home)], stdout=subprocess.PIPE,
+                               text=True)  # fmt: skip
+    try:
+        pid = int(starter.stdout.readline())
+        env = {**os.environ, "KGCRAWL_HOME": str(home)}
+        stop = [sys.executable, "-m", "kgcrawl", "graph", "stop"]
+        done = subprocess.run(stop, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert server.status(home) is None
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        assert stat.rpartition(")")[2].split()[0] == "Z"  # not reaped: its starter lives on
+    finally:
+        starter.kill()
+        starter.wait(10)
