@@ -313,7 +313,9 @@ class Engine:
                     workers.close()
                 self._checkpoint()
         except BaseException:
-            self.state.set_meta({"ended": ERROR})
+            # the outcomes folded so far are committed, and their counts with them: `runs
+            # list` said 45 pages of a run that held 75 (a callback had raised at the 75th)
+            self.state.set_meta({"ended": ERROR, **self._counts()})
             self.state.checkpoint()
             raise
         if self._done():
@@ -488,13 +490,16 @@ class Engine:
         if self.on_progress:
             self.on_progress(p)
 
+    def _counts(self) -> dict[str, int]:
+        """The counters a run's meta keeps beside its outcomes (`runs list`, `runs show`)."""
+        counters = self.crawl.counters
+        return {"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped,
+                "explored": counters.explored, "explore_ended": counters.explore_ended}  # fmt: skip
+
     def _checkpoint(self) -> None:
         if self.warc:
             self.state.set_meta({"warc_offset": self.warc.offset})
-        counters = self.crawl.counters
-        self.state.set_meta({"dp": counters.dp, "lp": counters.lp, "trapped": counters.trapped,
-                             "explored": counters.explored,
-                             "explore_ended": counters.explore_ended})  # fmt: skip
+        self.state.set_meta(self._counts())
         if self.crawl.web_alpha is not None:  # for `runs show`; a replay finds it again
             self.state.set_meta({"web_alpha": self.crawl.web_alpha.record()})
         with self.times.stage("state write"):

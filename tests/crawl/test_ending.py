@@ -127,3 +127,26 @@ def test_runs_from_before_turn_2_get_their_end_from_finished(tmp_path, dp, ended
     db.close()
     meta = RunState(path).meta()
     assert meta["ended"] == ended and "finished" not in meta
+
+
+def test_a_run_a_callback_broke_keeps_the_counts_of_the_pages_it_holds(tmp_path, monkeypatch):
+    """An `on_progress` (an API's `on_page`) that raises ends the run in error; the pages
+    folded until then are in the run, and its meta counts them, as `runs list` shows."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    settings = load_settings("tourism", {**BASE, **FIXED, "crawl.max_pages": 60})
+
+    def broken(progress) -> None:
+        if progress.outcomes >= 33:  # between two checkpoints (every 20)
+            raise RuntimeError("the caller's bug")
+
+    with quick_sandbox() as resolve, pytest.raises(RuntimeError):
+        crawl(settings, CrawlRequest(resolve=tuple(resolve), run_id="broken"), broken)
+    state = RunState.open("broken")
+    try:
+        outcomes, meta = list(state.outcomes()), state.meta()
+    finally:
+        state.close()
+    assert meta["ended"] == "error" and len(outcomes) >= 33
+    assert meta["dp"] == sum(o.downloaded for o in outcomes) > 20
+    assert meta["lp"] == sum(bool(o.relevant) for o in outcomes)
+    assert "error" in rendered(runs_table())
