@@ -50,11 +50,14 @@ def export_run(
     out: Path | None = None,
     relevant_only: bool = False,
     stdout: IO[str] | None = None,
+    force: bool = False,
 ) -> Exported:
     """Write a run in `fmt` to `out` — a file when its name ends in a format's suffix
     (`pages.jsonl`), else a folder — or, without `out`, (CSV, JSON Lines) to `stdout`.
 
-    Without `fmt` the file's suffix gives the format, and CSV otherwise.
+    Without `fmt` the file's suffix gives the format, and CSV otherwise. What the export
+    would write over — a file, or Markdown files in the folder — is refused unless
+    `force`: a `labels.jsonl` of `runs sample` was replaced without a word.
     """
     named = _file_format(out)
     fmt = _format(fmt or named or "csv")
@@ -62,14 +65,20 @@ def export_run(
         raise ExportError(f"--out {out}: a .{named} file, but --format {fmt}")
     if fmt == "markdown" and (out is None or named):
         raise ExportError("--format markdown writes one file per page: give --out DIR")
+    if out is not None and not named and not out.exists() and out.suffix[1:].isalpha():
+        raise ExportError(f"--out {out}: not a .csv or .jsonl file; a folder is named "
+                          "without a suffix")  # fmt: skip
     with open_run(run_id) as run:
         if fmt == "markdown":
+            pages = sum(1 for _ in out.glob("*.md")) if out.is_dir() else 0
+            _not_over(out, force, f"holds {pages} Markdown files" if pages else None)
             return write_markdown(run, out, relevant_only)
         write = write_csv if fmt == "csv" else write_jsonl
         note = _truth_lookup(run.meta)[1] if fmt == "csv" else None
         if out is None:
             return Exported(pages=write(run, stdout, relevant_only), note=note)
         path = out if named else out / f"{run.run_id}.{fmt}"
+        _not_over(path, force, "exists" if path.exists() else None)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8", newline="") as file:
             return Exported([path], write(run, file, relevant_only), note)
@@ -112,6 +121,12 @@ def write_label_sheet(run_id: str, out: Path, pages: int | None = None, seed: in
             file.write(json.dumps(line, ensure_ascii=False) + "\n")
     then = f"kgcrawl calibrate {domain} --truth {out} --run {run_id}"
     return Exported([out], len(picked), f'set each "relevant" to true or false, then: {then}')
+
+
+def _not_over(out: Path, force: bool, there: str | None) -> None:
+    """A one-line error when the export would write over what is `there` (unless `force`)."""
+    if there and not force:
+        raise ExportError(f"--out {out}: {there}; --force writes over it")
 
 
 def _format(name: str) -> str:

@@ -91,6 +91,32 @@ def test_out_naming_a_file_writes_that_file_in_its_suffix_format(home, tmp_path)
     assert not (tmp_path / "x.jsonl").exists()
 
 
+def test_an_export_writes_over_nothing_unless_forced(home, tmp_path) -> None:
+    """A file of labels (`runs sample`) was replaced by an export of the same name without
+    a word, a second run's Markdown went in among the first's, and `--out p.txt` made a
+    folder: each is now a one-line error, the file as it was."""
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"url": "http://a.cn/", "relevant": true}\n', encoding="utf-8")
+    out = runner.invoke(app, ["runs", "export", home.run_id, "--out", str(labels)])
+    assert out.exit_code != 0 and labels.read_text(encoding="utf-8").count("\n") == 1
+    assert str(out.exception) == f"--out {labels}: exists; --force writes over it"
+    forced = runner.invoke(app, ["runs", "export", home.run_id, "--out", str(labels), "--force"])
+    assert forced.exit_code == 0 and len(labels.read_text(encoding="utf-8").splitlines()) == home.dp
+
+    folder = tmp_path / "notes"
+    assert export_run(home.run_id, "markdown", out=folder).pages == home.dp
+    with pytest.raises(ExportError, match=rf"holds {home.dp} Markdown files; --force"):
+        export_run(home.run_id, "markdown", out=folder)
+    assert export_run(home.run_id, "markdown", out=folder, force=True).pages == home.dp
+    export_run(home.run_id, out=folder)  # a CSV beside them, named after the run
+    with pytest.raises(ExportError, match="exists; --force"):
+        export_run(home.run_id, out=folder)
+
+    with pytest.raises(ExportError, match=r"p\.txt: not a \.csv or \.jsonl file"):
+        export_run(home.run_id, out=tmp_path / "p.txt")
+    assert not (tmp_path / "p.txt").exists()
+
+
 def test_markdown_needs_a_folder_and_formats_are_checked(home) -> None:
     out = runner.invoke(app, ["runs", "export", home.run_id, "-f", "markdown"])
     assert out.exit_code != 0

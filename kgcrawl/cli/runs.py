@@ -51,13 +51,16 @@ def runs_export(
             "markdown needs a folder).",
         ),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Write over the --out file, or a folder's pages.")
+    ] = False,
     csv: Annotated[bool, typer.Option("--csv", hidden=True, help="Same as --format csv.")] = False,
 ) -> None:
     """A run's pages in crawl order as CSV, JSON Lines or Markdown files."""
     from kgcrawl.export import export_run
 
     done = export_run(run_id, "csv" if csv else fmt, out=out, relevant_only=relevant_only,
-                      stdout=sys.stdout)  # fmt: skip
+                      stdout=sys.stdout, force=force)  # fmt: skip
     if done.note:
         notice(done.note)
     if done.files:
