@@ -174,6 +174,18 @@ def corpus_folders(settings: Settings) -> tuple[Path, Path]:
     return positives.resolve(), negatives.resolve()
 
 
+def readable_corpus(folder: Path, key: str) -> None:
+    """A one-line error naming `key` unless `folder` holds a document calibration can read:
+    `pipeline init` and `check` said ok to a folder of empty or binary files, and the
+    first crawl then failed on it."""
+    from kgcrawl.text.corpus import CorpusError, read_corpus
+
+    try:
+        read_corpus(folder)
+    except CorpusError as exc:
+        raise CalibrationError(f"{key} {exc}") from None  # "--corpus x: empty corpus (…)"
+
+
 def calibration_key(settings: Settings, keywords: bool) -> str:
     """SHA-256 over everything that changes the calibrated values."""
     digest = hashlib.sha256()

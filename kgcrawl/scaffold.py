@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from kgcrawl.calibrate import default_positives
+from kgcrawl.calibrate import default_positives, readable_corpus
 from kgcrawl.config import SettingsError, load_settings
 from kgcrawl.names import check_domain_name
 from kgcrawl.settings_checks import LANGUAGES
@@ -101,6 +101,7 @@ def init_pipeline(new: NewPipeline) -> Path:
             f"--corpus: no on-topic documents to calibrate α on ({default} is not a folder): "
             "give --corpus, the documents the ontology was built from"
         )
+    readable_corpus(new.corpus or default, "--corpus")
     ontology, corpus = (
         Path(os.path.relpath(p.resolve(), new.folder.resolve())).as_posix() if p else ""
         for p in (new.ontology, new.corpus)

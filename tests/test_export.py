@@ -138,6 +138,13 @@ def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatc
     assert "(corpus/museums is not a folder)" in str(refused.exception)
     corpus = tmp_path / "corpus" / "museums"
     corpus.mkdir(parents=True)
+    (corpus / "empty.txt").write_text("", "utf-8")
+    (corpus / "binary.txt").write_bytes(bytes(range(256)) * 8)
+    unreadable = runner.invoke(app, args)  # a folder, but nothing in it to calibrate on
+    assert unreadable.exit_code != 0 and not (tmp_path / "pipelines" / "museums.toml").exists()
+    assert str(unreadable.exception) == (
+        "--corpus corpus/museums: empty corpus (no readable document in 2 file(s))"
+    )
     (corpus / "a.txt").write_text("博物馆免费开放。", "utf-8")
     out = runner.invoke(app, args)
     assert out.exit_code == 0, out.output
@@ -151,8 +158,12 @@ def test_pipeline_init_writes_a_checked_commented_file_once(tmp_path, monkeypatc
     assert settings.ontology == (root / "ontologies/tourism.owl").resolve()
     check = runner.invoke(app, ["pipeline", "check", "museums"])
     assert check.exit_code == 0, check.output
-    (corpus / "a.txt").rename(tmp_path / "a.txt")
-    corpus.rmdir()  # the first crawl could not calibrate α: the check says so
+    (corpus / "a.txt").rename(tmp_path / "a.txt")  # the first crawl could not calibrate α
+    check = runner.invoke(app, ["pipeline", "check", "museums"])
+    assert check.exit_code != 0 and "museums: empty corpus" in str(check.exception)
+    for file in corpus.iterdir():
+        file.unlink()
+    corpus.rmdir()
     check = runner.invoke(app, ["pipeline", "check", "museums"])
     assert check.exit_code != 0 and "corpus/museums is not a folder" in str(check.exception)
     assert not any(line.startswith("ok ") for line in check.output.splitlines())

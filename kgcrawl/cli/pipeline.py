@@ -18,7 +18,7 @@ def pipeline_check(
     """Validate a pipeline and print every resolved setting with where it came from."""
     from rich.markup import escape
 
-    from kgcrawl.calibrate import corpus_folders, resolve_thresholds
+    from kgcrawl.calibrate import corpus_folders, readable_corpus, resolve_thresholds
     from kgcrawl.config import AUTO, load_settings, parse_overrides
     from kgcrawl.fit import folding_table
 
@@ -31,7 +31,9 @@ def pipeline_check(
         table.add_row(key, str(value), origin)
     console.print(table)
     if settings.relevance.alpha == AUTO:  # not calibrated yet: the first crawl will, on these
-        corpus_folders(settings)
+        keys = ("calibration.positives", "calibration.negatives")
+        for key, folder in zip(keys, corpus_folders(settings), strict=True):
+            readable_corpus(folder, f"{settings.source}: {key} =")
     console.print(f"[green]ok[/green] {escape(str(settings.source))}", soft_wrap=True)
 
 
