@@ -73,7 +73,22 @@ def load_settings(domain: str, set: Mapping[str, Any] | None = None) -> Settings
     """A domain's settings (`pipelines/<domain>.toml` or a pipeline file), `set` applied."""
     from kgcrawl.config import load_settings as load
 
-    return load(domain, dict(set or {}))
+    return load(domain, _settings_map(set))
+
+
+def _settings_map(set: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`set` as a dict, or a one-line error: a list of "key=value" (as the command line
+    writes them) failed with Python's "dictionary update sequence element #0"."""
+    if set is not None and not isinstance(set, Mapping):
+        from kgcrawl.config import SettingsError
+
+        raise SettingsError(f"set: a mapping such as {{'relevance.alpha': 0.5}}, got {set!r}")
+    return dict(set or {})
+
+
+def _entries(resolve: Iterable[str] | str) -> tuple[str, ...]:
+    """The HOST=ADDR:PORT entries; one given alone as text is one entry, not its characters."""
+    return (resolve,) if isinstance(resolve, str) else tuple(resolve)
 
 
 def crawl(
@@ -87,7 +102,7 @@ def crawl(
     sandbox: bool = False,
     sandbox_size: str = "default",
     sandbox_profile: str = "default",
-    resolve: Iterable[str] = (),
+    resolve: Iterable[str] | str = (),
     run_id: str | None = None,
     graph: str | None = None,
     executor: str = "local",
@@ -97,7 +112,8 @@ def crawl(
 ) -> CrawlResult:
     """Crawl a domain (a name, a pipeline file or Settings) until the budget or the frontier ends.
 
-    The options are those of `kgcrawl crawl`; `set` overrides any setting
+    The options are those of `kgcrawl crawl` (`seed` seeds the strategy and, with
+    `sandbox=True`, the sandbox world, as `--seed`); `set` overrides any setting
     (`{"relevance.alpha": 0.5}`), `graph="none"` crawls without the knowledge graph,
     `executor="ray"` runs the workers on a Ray cluster (`ray_address`, as `--ray-address`).
     `on_page(record)` is called once per downloaded page as the crawl folds it in,
@@ -113,8 +129,8 @@ def crawl(
     options = CrawlOptions(
         max_pages=max_pages, strategy=strategy, workers=workers, seed=seed, delay=delay,
         graph=graph, sandbox=sandbox, sandbox_size=sandbox_size, sandbox_profile=sandbox_profile,
-        resolve=tuple(resolve), run_id=run_id, executor=executor, ray_address=ray_address,
-        overrides=dict(set or {}),
+        resolve=_entries(resolve), run_id=run_id, executor=executor, ray_address=ray_address,
+        overrides=_settings_map(set),
     )  # fmt: skip
     notice = logging.getLogger("kgcrawl").info
     settings = crawl_settings(domain_or_settings, options, notice, origin="python")
@@ -128,7 +144,7 @@ def resume(
     *,
     max_pages: int | None = None,
     ontology: str | Path | None = None,
-    resolve: Iterable[str] = (),
+    resolve: Iterable[str] | str = (),
     executor: str = "local",
     ray_address: str | None = None,
     on_page: Callable[[PageRecord], None] | None = None,
@@ -140,12 +156,18 @@ def resume(
     HOST=ADDR:PORT, `executor` / `ray_address` as for `crawl`. `on_page` sees the pages
     downloaded from here on, their concepts named by the ontology they were judged with.
     """
-    from kgcrawl.runner import CrawlRequest
+    from kgcrawl.runner import CrawlRequest, RequestError
     from kgcrawl.runner import resume as run_resume
     from kgcrawl.runs import page_hook
+    from kgcrawl.setting_values import as_whole
 
+    if max_pages is not None:  # as `crawl` reads it: 10, "10" or 10.0
+        try:
+            max_pages = as_whole(max_pages)
+        except ValueError as exc:
+            raise RequestError(f"max_pages: {exc}") from None
     request = CrawlRequest(
-        resolve=tuple(resolve), ontology=Path(ontology).resolve() if ontology else None,
+        resolve=_entries(resolve), ontology=Path(ontology).resolve() if ontology else None,
         max_pages=max_pages, executor=executor, ray_address=ray_address,
     )  # fmt: skip
     with page_hook(run_id, on_page) as on_outcome:

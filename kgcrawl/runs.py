@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState
+from kgcrawl.errors import KgcrawlError
 
 if TYPE_CHECKING:
     from kgcrawl.config import Settings
@@ -139,6 +140,8 @@ def page_hook(
     if on_page is None:
         yield None
         return
+    if not callable(on_page):  # found before the run exists, not at its first page
+        raise KgcrawlError(f"on_page: {on_page!r} is not a function of one PageRecord")
     run: Run | None = None
 
     def on_outcome(outcome: Outcome) -> None:

@@ -142,6 +142,28 @@ def test_unknown_names_suggest_the_closest() -> None:
         kgcrawl.load_settings("tourism", {"crawl.strategy": "fcit_oh"})
 
 
+def test_wrong_arguments_are_one_line_errors_before_any_run(sandbox, tmp_path, monkeypatch):
+    """`on_page=5` left an empty run behind and raised Python's TypeError; a list for `set`
+    gave "dictionary update sequence…"; `resume(max_pages="abc")` "'<=' not supported"."""
+    from kgcrawl.errors import KgcrawlError
+
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    with pytest.raises(KgcrawlError, match=r"^on_page: 5 is not a function of one PageRecord$"):
+        kgcrawl.crawl("tourism", max_pages=5, resolve=sandbox.resolve, on_page=5, run_id="r5")
+    with pytest.raises(SettingsError, match=r"^set: a mapping such as \{'relevance\.alpha'"):
+        kgcrawl.crawl("tourism", max_pages=5, set=["relevance.alpha=0.5"], run_id="r6")
+    with pytest.raises(SettingsError, match=r"^set: a mapping"):
+        kgcrawl.load_settings("tourism", ["crawl.workers=2"])
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+    # one --resolve entry given as text is that entry, not its characters
+    done = kgcrawl.crawl("tourism", max_pages=3, resolve=sandbox.resolve[0], set=FIXED,
+                         graph="none", run_id="one")  # fmt: skip
+    assert done.dp == 3
+    with pytest.raises(KgcrawlError, match=r"^max_pages: expected a whole number, got 'abc'$"):
+        kgcrawl.resume("one", max_pages="abc")
+    assert kgcrawl.resume("one", max_pages="4").dp == 4  # read as `crawl` reads it
+
+
 def test_readme_python_api_section_runs(tmp_path, monkeypatch) -> None:
     """The README's "Python API" example, run as a doctest (it starts its own sandbox)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

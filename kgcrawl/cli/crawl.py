@@ -54,7 +54,11 @@ def crawl(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Random seed of the strategy (default: crawl.seed, 0)."),
+        typer.Option(
+            "--seed",
+            help="Random seed of the strategy, and with --sandbox of the "
+            "sandbox world (default: crawl.seed, 0).",
+        ),
     ] = None,
     resolve: Annotated[
         list[str] | None,
