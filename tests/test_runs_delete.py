@@ -36,7 +36,7 @@ def _error(capsys, args: list[str]) -> str:
 
 
 def test_runs_go_with_their_folders_and_the_others_stay(runs, capsys) -> None:
-    main(["runs", "delete", "r1", "broken", "--yes"])
+    main(["runs", "delete", "r1", "broken", "r1", "--yes"])  # named twice: deleted once
     assert sorted(p.name for p in runs.iterdir()) == ["r2"]
     main(["runs", "list"])
     out = capsys.readouterr().out

@@ -95,6 +95,7 @@ def runs_delete(
     from kgcrawl.errors import KgcrawlError
     from kgcrawl.runs import delete_run, run_folder
 
+    run_ids = list(dict.fromkeys(run_ids))  # a run named twice goes once, and no error after
     for run_id in run_ids:  # every id before any run goes
         run_folder(run_id)
     if not yes:
