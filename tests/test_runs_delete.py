@@ -43,6 +43,14 @@ def test_runs_go_with_their_folders_and_the_others_stay(runs, capsys) -> None:
     assert "deleted r1" in out and "deleted broken" in out and "r2" in out.split("deleted")[-1]
 
 
+def test_with_every_run_gone_the_list_says_where_runs_would_be(runs, capsys) -> None:
+    main(["runs", "delete", "r1", "r2", "broken", "--yes"])
+    capsys.readouterr()
+    main(["runs", "list"])
+    said = capsys.readouterr().out
+    assert said == f"no runs in {runs}; `kgcrawl crawl DOMAIN` starts one\n"
+
+
 def test_nothing_goes_when_one_id_is_wrong_or_nobody_was_asked(runs, capsys) -> None:
     assert "no run 'nosuch'" in _error(capsys, ["runs", "delete", "r1", "nosuch", "--yes"])
     assert "add --yes" in _error(capsys, ["runs", "delete", "r1"])  # stdin is no terminal

@@ -14,9 +14,17 @@ from kgcrawl.cli.common import console, notice, runs_app
 @runs_app.command("list")
 def runs_list() -> None:
     """Every run under the data folder with its progress."""
+    from rich.markup import escape
+
+    from kgcrawl.crawl.state import runs_dir
     from kgcrawl.crawl.view import runs_table
 
-    console.print(runs_table())
+    table = runs_table()
+    if not table.rows:  # not an empty table: where runs would be, and how one starts
+        console.print(f"no runs in {escape(str(runs_dir()))}; `kgcrawl crawl DOMAIN` starts one",
+                      highlight=False, soft_wrap=True)  # fmt: skip
+        return
+    console.print(table)
 
 
 @runs_app.command("show")
