@@ -85,6 +85,7 @@ data folder, as pip's and jieba's are. An α chosen on pages the user labelled
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -297,10 +298,9 @@ def calibrate(settings: Settings, keywords: bool = False) -> Thresholds:
         composed.append(ComposedPage.of(analysis.counts, analysis.lang, relevant))
     result = thresholds_on(settings, keywords, *scores, f"{positives_dir} against {negatives_dir}")
     result = replace(result, composed=tuple(composed), left_out=left_out)
-    labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, now for all
-    write_cache(result)
-    plot_distributions(result, settings.domain)
-    return result
+    with contextlib.suppress(OSError):  # a cache that cannot be written has no such entry
+        labelled_entry(settings, keywords).unlink(missing_ok=True)  # the corpora's α, for all
+    return keep(result, settings.domain)
 
 
 def thresholds_on(
@@ -389,6 +389,21 @@ def resolve_thresholds(
         beta = round(admission_beta(alpha, rel.r[1], margin), 4)
         origins["relevance.beta"] = f"r2 · α · {margin} (calibration.beta_margin)"
     return replace(settings, relevance=replace(rel, alpha=alpha, beta=beta), origins=origins)
+
+
+NOT_CACHED = "calibrated now, not cached"
+
+
+def keep(result: Thresholds, domain: str) -> Thresholds:
+    """`result` with its cache entry and plot written. Where the cache folder cannot be
+    written (a read-only home) α is calibrated all the same, every time, and its origin
+    says so: `calibrate` and a first crawl used to fail there."""
+    try:
+        write_cache(result)
+        plot_distributions(result, domain)
+    except OSError as exc:
+        return replace(result, origin=f"{NOT_CACHED} ({cache_dir()}: {exc.strerror or exc})")
+    return result
 
 
 def write_cache(result: Thresholds) -> None:

@@ -47,9 +47,8 @@ from kgcrawl.calibrate import (
     Thresholds,
     cached,
     calibrate,
-    plot_distributions,
+    keep,
     thresholds_on,
-    write_cache,
 )
 from kgcrawl.config import Settings, with_overrides
 from kgcrawl.crawl.versions import OntologyVersion, file_sha256, in_force, recorded
@@ -169,8 +168,7 @@ def calibrate_labelled(settings: Settings, run_id: str, truth: Path) -> Labelled
     result = thresholds_on(settings, keywords, pages.relevant, pages.irrelevant, source,
                            prior=corpus.alpha)  # fmt: skip
     result = replace(result, strategy=settings.crawl.strategy, source=source)
-    write_cache(result)
-    plot_distributions(result, settings.domain)
+    result = keep(result, settings.domain)
     corpus_f1 = separation(pages.relevant, pages.irrelevant, corpus.alpha).f1
     return LabelledCalibration(result, pages, corpus, corpus_f1, settings.ontology)
 

@@ -96,6 +96,26 @@ def test_the_cache_is_reused_and_a_changed_corpus_recalibrates(corpora):
     assert thresholds_for(settings, compute=False) is None  # another corpus, another key
 
 
+def test_a_cache_folder_that_cannot_be_written_calibrates_all_the_same(
+    corpora, tmp_path, monkeypatch
+):
+    """A read-only cache failed `calibrate` and a first crawl with "Operation not
+    permitted"; here the folder lies under a file, which no user, root too, can write."""
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("KGCRAWL_CACHE", str(tmp_path / "file" / "cache"))
+    settings = settings_for(*corpora)
+    said: list[str] = []
+    result = thresholds_for(settings, announce=said.append)
+    assert result.origin.startswith(f"calibrated now, not cached ({tmp_path}/file/cache: ")
+    assert result.separation.f1 == 1.0 and not (tmp_path / "file" / "cache").exists()
+    out = CliRunner().invoke(
+        app, ["calibrate", "tourism", *(f"--set={k}={v}" for k, v in settings.flat().items()
+                                        if k.startswith("calibration."))]
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert "calibrated now, not cached" in out.output and "plot:" not in out.output
+
+
 def test_resolve_replaces_auto_and_says_where_values_came_from(corpora):
     settings = settings_for(*corpora)
     assert thresholds_for(settings, compute=False) is None

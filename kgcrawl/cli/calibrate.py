@@ -106,6 +106,8 @@ def _report(
     """The two R(p) distributions, the chosen α and β, and where the plot is."""
     from rich.table import Table
 
+    from kgcrawl.calibrate import NOT_CACHED
+
     table = Table(what, "count", "p10", "p50", "p90", "max", title=f"R(p) of {domain}")
     for name, scores in zip(names, (result.positives, result.negatives), strict=True):
         ordered = sorted(scores)
@@ -125,4 +127,5 @@ def _report(
         f"(r2 · α · {settings.calibration.beta_margin})",
         highlight=False,
     )
-    console.print(f"plot: {result.plot}", highlight=False, soft_wrap=True, markup=False)
+    kept = result.origin if result.origin.startswith(NOT_CACHED) else f"plot: {result.plot}"
+    console.print(kept, highlight=False, soft_wrap=True, markup=False)

@@ -9,6 +9,7 @@ first call, because every `jieba.Tokenizer()` loads its own copy (NOTES.md).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Collection, Iterable
 from functools import cache
@@ -32,8 +33,6 @@ _NOUN_FLAGS = re.compile(r"^(n(?!r)\w*|vn|an|j|eng)$")
 
 @cache
 def _jieba():
-    import logging
-
     jieba = import_jieba()
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
@@ -50,7 +49,13 @@ def use_trie_dictionary() -> bool:
     from kgcrawl.text.dictionary import install
 
     tokenizer = import_jieba().dt
-    return install(tokenizer, cache_dir()) or isinstance(tokenizer.FREQ, TrieFreq)
+    try:
+        return install(tokenizer, cache_dir()) or isinstance(tokenizer.FREQ, TrieFreq)
+    except OSError as exc:  # a read-only cache folder: jieba loads its own, as it would
+        logging.getLogger(__name__).warning(
+            "jieba's shared dictionary cannot be kept in %s (%s)", cache_dir(), exc
+        )
+        return False
 
 
 def normalise_label(label: str) -> str:

@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import StageTimes
@@ -45,24 +47,31 @@ def test_analysers_leave_a_core_to_the_crawl_and_are_at_most_two() -> None:
 
 
 # A `--workers 1` crawl in a process of its own, as `kgcrawl crawl` runs one: it analyses
-# in this process, and says which dictionary jieba cut its pages with.
+# in this process, and says which dictionary jieba cut its pages with (α and β given: a
+# calibration, in this process before the crawl, would have loaded jieba's own).
 SEQUENTIAL = """
 import sys
 import jieba
 from kgcrawl.config import load_settings
 from kgcrawl.runner import CrawlRequest, crawl
 settings = load_settings("tourism", {"crawl.max_pages": 10, "crawl.workers": 1,
-                                     "fetch.delay": 0, "graph.uri": "none"})
+                                     "fetch.delay": 0, "graph.uri": "none",
+                                     "relevance.alpha": 0.5, "relevance.beta": 0.19})
 result = crawl(settings, CrawlRequest(resolve=tuple(sys.argv[1:])))
 print(result.dp, type(jieba.dt.FREQ).__name__)
 """
 
 
-def test_a_sequential_crawl_cuts_with_the_shared_trie_as_analysers_do(sandbox, tmp_path) -> None:
+@pytest.mark.parametrize(("cache", "dictionary"), [("cache", "TrieFreq"), ("file/cache", "dict")])
+def test_a_sequential_crawl_cuts_with_the_shared_trie_as_analysers_do(
+    sandbox, tmp_path, cache, dictionary
+) -> None:
     """Not jieba's own dict: ≈ 1.3 CPU-s to load and ≈ 57 MB more at the peak of each
-    `--workers 1` crawl (`tests/crawl/test_analysis_golden.py` holds the cuts the same)."""
-    env = {**os.environ, "KGCRAWL_HOME": str(tmp_path)}
+    `--workers 1` crawl (`tests/crawl/test_analysis_golden.py` holds the cuts the same).
+    Where the cache folder cannot be written (under a file here), jieba's own, as before."""
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    env = {**os.environ, "KGCRAWL_HOME": str(tmp_path), "KGCRAWL_CACHE": str(tmp_path / cache)}
     done = subprocess.run([sys.executable, "-c", SEQUENTIAL, *sandbox.resolve], env=env,
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["10", "TrieFreq"]
+    assert done.stdout.split() == ["10", dictionary]
