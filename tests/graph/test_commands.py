@@ -123,6 +123,10 @@ def test_explicit_graph_uri(graph_server, world_home) -> None:
         (["query", "MATCH (n RETURN n"], "Invalid input"),
         (["query", "RETURN 1", "--graph", "none"], "graph is disabled"),
         (["query", "RETURN 1", "--param", "oops"], "expected NAME=VALUE"),
+        (
+            ["query", "RETURN $x, '$y', $z", "--param", "x=1"],
+            "Missing parameters: $z (give each with --param NAME=VALUE)",
+        ),
         (["query"], "give either a Cypher statement or --saved NAME"),
     ],
 )
