@@ -65,5 +65,10 @@ def resume_note(run_id: str | None, go_on: str = "continue with ") -> str:
     return go_on + resume_command(run_id)
 
 
-def resume_command(run_id: str) -> str:
-    return f"`kgcrawl crawl --resume {run_id}`"
+def resume_command(run_id: str, more: str = "") -> str:
+    """The command that goes on with a run, `more` options after it, as the user types it.
+
+    >>> resume_command("r1"), resume_command("r1", "--max-pages N")
+    ('`kgcrawl crawl --resume r1`', '`kgcrawl crawl --resume r1 --max-pages N`')
+    """
+    return f"`kgcrawl crawl --resume {run_id}{' ' + more if more else ''}`"

@@ -67,7 +67,7 @@ def stop_reason(result: CrawlResult) -> str:
     if already_done(result):
         run, budget = result.run_id, result.max_pages
         return (f"run {run} was at its page budget ({budget} pages) already: nothing crawled; "
-                f"`kgcrawl crawl --resume {run} --max-pages N` (N > {budget}) goes on")  # fmt: skip
+                f"{resume_command(run, '--max-pages N')} (N > {budget}) goes on")  # fmt: skip
     notes = (
         f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
