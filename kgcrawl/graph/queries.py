@@ -159,10 +159,12 @@ def _run(store: GraphStore, cypher: str, values: dict[str, Any], write: bool) ->
         if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
             empty = f"{store.uri}: the graph is empty (no crawl wrote it yet)"
             raise GraphQueryError(empty) from None
-        missing = [name for name in named_parameters(cypher) if name not in values]
-        if missing and "missing parameters" in str(exc).lower():  # FalkorDB names none
-            asked = ", ".join(f"${name}" for name in missing)
-            raise GraphQueryError(f"{exc}: {asked} (give each with --param NAME=VALUE)") from None
+        if "missing parameters" in str(exc).lower():  # FalkorDB names none
+            if missing := [name for name in named_parameters(cypher) if name not in values]:
+                asked = ", ".join(f"${name}" for name in missing)
+                raise GraphQueryError(
+                    f"{exc}: {asked} (give each with --param NAME=VALUE)"
+                ) from None
         if write or not _refused_write(str(exc)):
             raise
         raise GraphQueryError(f"{exc} (queries are read-only; --write allows changes)") from None
