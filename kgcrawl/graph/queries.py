@@ -159,12 +159,9 @@ def _run(store: GraphStore, cypher: str, values: dict[str, Any], write: bool) ->
         if "empty key" in str(exc):  # FalkorDB reads a graph that was never written
             empty = f"{store.uri}: the graph is empty (no crawl wrote it yet)"
             raise GraphQueryError(empty) from None
-        if "missing parameters" in str(exc).lower():  # FalkorDB names none
-            if missing := [name for name in named_parameters(cypher) if name not in values]:
-                asked = ", ".join(f"${name}" for name in missing)
-                raise GraphQueryError(
-                    f"{exc}: {asked} (give each with --param NAME=VALUE)"
-                ) from None
+        missing = _missing(str(exc), cypher, values)
+        if missing:  # FalkorDB names none
+            raise GraphQueryError(f"{exc}: {missing} (give each with --param NAME=VALUE)") from None
         if write or not _refused_write(str(exc)):
             raise
         raise GraphQueryError(f"{exc} (queries are read-only; --write allows changes)") from None
@@ -172,6 +169,13 @@ def _run(store: GraphStore, cypher: str, values: dict[str, Any], write: bool) ->
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`")
 _NAMED = re.compile(r"\$(\w+)")
+
+
+def _missing(message: str, cypher: str, values: dict[str, Any]) -> str:
+    """For a "Missing parameters" error, the `$names` of the statement not given ("" else)."""
+    if "missing parameters" not in message.lower():
+        return ""
+    return ", ".join(f"${name}" for name in named_parameters(cypher) if name not in values)
 
 
 def named_parameters(cypher: str) -> list[str]:
