@@ -21,7 +21,6 @@ from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions, analyse_page
 from kgcrawl.text.main_text import main_text
 from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.tokenize import use_trie_dictionary
 from kgcrawl.text.urls import host_of
 
 
@@ -123,12 +122,8 @@ _process_options = NO_CONTEXT
 def init_analyser(labels: list[tuple[str, ...]], options: LinkOptions) -> None:
     """Process-pool initializer: the crawl's matcher and link options (analysers.py makes
     the process die with the crawl).
-
-    jieba's dictionary comes from the shared trie: each analyser would otherwise
-    hold its own ≈ 70 MB copy and spend ≈ 1.2 CPU-s loading it (issue 19).
     """
     global _process_matcher, _process_options
-    use_trie_dictionary()
     _process_matcher = TopicMatcher(labels)
     _process_options = options
 

@@ -32,7 +32,6 @@ from kgcrawl.crawl.workers import Done, fetch_and_analyse
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
 from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.tokenize import use_trie_dictionary
 
 SLOTS_PER_ACTOR = 4
 TASK_RETRIES = 3  # runs of a URL whose actor died, after the first
@@ -46,15 +45,11 @@ class RayUnavailable(KgcrawlError):
 
 
 class PageWorker:
-    """One actor: a Fetcher and a topic matcher, `fetch_and_analyse` per call (thread-safe).
-
-    jieba's dictionary is the shared trie, as in a local analyser (`init_analyser`).
-    """
+    """One actor: a Fetcher and a topic matcher, `fetch_and_analyse` per call (thread-safe)."""
 
     def __init__(
         self, settings: Fetch, labels: list[tuple[str, ...]], mappings: tuple, options: LinkOptions
     ) -> None:
-        use_trie_dictionary()
         self.fetcher = Fetcher(settings, mappings)
         self.matcher = TopicMatcher(labels)
         self.options = options

@@ -32,7 +32,6 @@ from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.tokenize import use_trie_dictionary
 
 log = logging.getLogger("kgcrawl.crawl")
 
@@ -136,10 +135,6 @@ class LocalWorkers:
             # pages are analysed in processes: parsing is CPU work under the GIL
             self._analysers = start_analysers(self._processes, matcher.words, options)
             self._threads = ThreadPoolExecutor(capacity, thread_name_prefix="fetch")
-        else:
-            # this process analyses, as an analyser would: jieba's dictionary from the
-            # shared trie, unless something here loaded jieba's own already
-            use_trie_dictionary()
 
     def submit(self, url: str, extractor: str) -> Future[Done]:
         if self._threads is not None:

@@ -47,8 +47,8 @@ def test_analysers_leave_a_core_to_the_crawl_and_are_at_most_two() -> None:
 
 
 # A `--workers 1` crawl in a process of its own, as `kgcrawl crawl` runs one: it analyses
-# in this process, and says which dictionary jieba cut its pages with (α and β given: a
-# calibration, in this process before the crawl, would have loaded jieba's own).
+# in this process, and says which dictionary jieba cut its pages with (α and β given, so
+# that it does not calibrate first).
 SEQUENTIAL = """
 import sys
 import jieba

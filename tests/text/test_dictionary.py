@@ -6,6 +6,7 @@ import pytest
 
 from kgcrawl.sandbox.world import World
 from kgcrawl.text.dictionary import TrieFreq, install, word_pairs
+from kgcrawl.text.tokenize import noun_tokens, tokenize
 
 LABELS = ("暴雨灾害", "山体滑坡", "国家森林公园", "旅游业态")
 
@@ -97,22 +98,28 @@ def test_remembered_answers_follow_added_words(tokenizers, monkeypatch) -> None:
     assert len(trie.FREQ._known) <= 8
 
 
-def test_jieba_is_imported_without_pkg_resources() -> None:
-    """An analyser imports jieba without pkg_resources (136 ms and 10 MB), and jieba then
-    opens its own data files: the HMM's tables cut words the dictionary lacks as before."""
+def test_a_process_that_segments_text_reads_the_trie_and_no_pkg_resources(
+    tmp_path, jieba_words
+) -> None:
+    """Any process's first cut installs the trie (`tokenize._jieba`): the builder's noun
+    tagger as an analyser's matcher. jieba is imported without pkg_resources (136 ms and
+    10 MB) and opens its own data files: the HMM's tables cut words the dictionary lacks
+    as before."""
+    import os
     import subprocess
     import sys
 
     text = "暴雨灾害后，张晓梅在滑坡现场"  # 张晓梅: no dictionary word, the HMM joins it
     probe = (
-        "import sys; from kgcrawl.text.tokenize import tokenize, use_trie_dictionary; "
-        f"use_trie_dictionary(); print(tokenize({text!r})); "
-        "print('pkg_resources' in sys.modules)"
+        "import sys; from kgcrawl.text.tokenize import noun_tokens, tokenize; "
+        f"print(noun_tokens({text!r})); print(tokenize({text!r})); "
+        "print(type(sys.modules['jieba'].dt.FREQ).__name__, 'pkg_resources' in sys.modules)"
     )
+    env = {**os.environ, "KGCRAWL_CACHE": str(tmp_path)}
     out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
     ).stdout.split("\n")
     import jieba
 
-    assert out[0] == str([t for t in jieba.Tokenizer().lcut(text) if t.strip("，")])
-    assert out[1] == "False"
+    assert isinstance(jieba.dt.FREQ, dict), "this process cuts with jieba's own dict"
+    assert out[:3] == [str(noun_tokens(text)), str(tokenize(text)), "TrieFreq False"]
