@@ -71,8 +71,8 @@ navigation alone (scoring/navigation_floor.py): the composed pages have no
 navigation, and this is what a crawl that meets few relevant pages (BFS, above) was
 missing.
 
-The result is cached by a key over everything that changes it: the ontology
-file's SHA-256, the topic, k, τ, whether the strategy weighs every topic word
+The result is cached by a hash of everything that changes it: the ontology
+file's contents, the topic, k, τ, whether the strategy weighs every topic word
 alike (FCTS, FCITS), r2, the calibration settings and the two corpora's
 contents. The anchor evidence settings (`anchors.*`) are not in it: α is a
 threshold on R(p), which no link evidence enters, and β admits a link with no
@@ -135,7 +135,7 @@ class Thresholds:
 
     @property
     def plot(self) -> Path:
-        return entry(self.key[:16], self.strategy, ".png")
+        return entry(self.key, self.strategy, ".png")
 
 
 def entry(key: str, strategy: str | None = None, suffix: str = ".json") -> Path:
@@ -188,8 +188,9 @@ def readable_corpus(folder: Path, key: str) -> None:
 
 
 def calibration_key(settings: Settings, keywords: bool) -> str:
-    """SHA-256 over everything that changes the calibrated values."""
-    digest = hashlib.sha256()
+    """A hash of everything that changes the calibrated values: 16 hex digits (64 bits), so
+    that the cache file's path, which `runs show` and `pipeline check` print, fits a line."""
+    digest = hashlib.blake2b(digest_size=8)
     rel, cal = settings.relevance, settings.calibration
     positives, negatives = corpus_folders(settings)
     parts = [CACHE_VERSION, settings.topic, rel.k, rel.tau, keywords, rel.r[1], asdict(cal)]

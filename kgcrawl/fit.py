@@ -5,13 +5,15 @@ cut run id is one nobody can paste into `--resume`. `Records` renders as a
 table when the table fits the width it is given, and otherwise as one
 `key: value` block per row, whose values fold onto further lines: everything
 stays whole at 80 columns. `folding_table` is a table whose text columns fold
-and whose number columns never wrap, for the tables that stay tables.
+and whose number columns never wrap, for the tables that stay tables. `counted`
+says "1 page", not "1 pages".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
@@ -77,6 +79,29 @@ class Records:
             yield self.blocks()
 
 
+def counted(n: int, noun: str) -> str:
+    """A count and its noun, plural unless one (nouns whose plural adds an s).
+
+    >>> counted(1, "page"), counted(0, "link"), counted(12_000, "page")
+    ('1 page', '0 links', '12,000 pages')
+    """
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def shown_path(path: Path) -> str:
+    """A path as printed in a table: relative to the working directory when under it, as
+    the data folder is by default (`.kgcrawl/runs/<run id>/state.sqlite`, 59 characters,
+    where the absolute path would fold at 80 columns); else as it is.
+
+    >>> shown_path(Path.cwd() / ".kgcrawl" / "runs"), shown_path(Path("/elsewhere/x"))
+    ('.kgcrawl/runs', '/elsewhere/x')
+    """
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 class _DataTable(Table):
     """A Table whose text cells are data, shown as written, never read as rich markup,
     which drops `[travel]` from a page title and stops at `[/b]` (MarkupError); a styled
@@ -87,13 +112,16 @@ class _DataTable(Table):
         super().add_row(*cells, **kwargs)
 
 
-def folding_table(*columns: str, numeric: Sequence[str] = (), **kwargs) -> Table:
-    """A Table whose text columns fold (never "…") and whose number columns never wrap;
-    its text cells are shown as written, never read as rich markup."""
+def folding_table(
+    *columns: str, numeric: Sequence[str] = (), whole: Sequence[str] = (), **kwargs
+) -> Table:
+    """A Table whose text columns fold (never "…") and whose number columns never wrap, nor
+    the `whole` ones (keys: the room goes to the values, whose paths then fold less); its
+    text cells are shown as written, never read as rich markup."""
     table = _DataTable(**kwargs)
     for name in columns:
         if name in numeric:
             table.add_column(name, justify="right", no_wrap=True)
         else:
-            table.add_column(name, overflow="fold")
+            table.add_column(name, overflow="fold", no_wrap=name in whole)
     return table

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 import kgcrawl
 from kgcrawl.cli import app
+from kgcrawl.config import load_settings
 from kgcrawl.crawl.engine import Progress
 from kgcrawl.crawl.state import committed_count
 from kgcrawl.crawl.view import crawl_summary, progress_line, run_details, runs_table
@@ -125,10 +126,17 @@ def test_weights_and_pipeline_check_fit_80_columns(monkeypatch) -> None:
     assert "…" not in weights and "0.3667" in weights and "accommodation" in weights
     console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     monkeypatch.setattr("kgcrawl.cli.pipeline.console", console)
-    runner.invoke(app, ["pipeline", "check", "tourism"], catch_exceptions=False)
+    runner.invoke(app, ["pipeline", "check", "tourism", "--set", "crawl.max_pages=7"],
+                  catch_exceptions=False)  # fmt: skip
     check = console.export_text()
-    assert "…" not in check and "15000" in check and "200000" in check
-    assert "kgcrawl/0.1" in check.replace("\n", "").replace("│", "").replace(" ", "")
+    assert "…" not in check and "15000" not in check and "200000" in check
+    assert "kgcrawl/0.1" in check
+    # a path or a URL of up to 47 characters is whole on its line, not folded mid-word
+    settings = load_settings("tourism")
+    lines = [line.split() for line in check.splitlines()]
+    assert ["from", "the", "command", "line"] in lines and ["crawl.max_pages", "7"] in lines
+    assert all([url] in lines for url in settings.seeds[1:] if len(url) <= 47)
+    assert len(str(settings.ontology)) > 47 or ["ontology", str(settings.ontology)] in lines
 
 
 def test_sandbox_truth_and_info_fit_80_columns_without_cutting(sandbox) -> None:

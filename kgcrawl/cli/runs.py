@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kgcrawl.cli.common import console, notice, runs_app
+from kgcrawl.fit import counted
 
 
 @runs_app.command("list")
@@ -73,7 +74,7 @@ def runs_export(
         notice(done.note)
     if done.files:
         where = done.files[0] if len(done.files) == 1 else done.files[0].parent
-        notice(f"{done.pages} pages → {where}")
+        notice(f"{counted(done.pages, 'page')} → {where}")
 
 
 @runs_app.command("sample")
@@ -90,7 +91,7 @@ def runs_sample(
     from kgcrawl.export import write_label_sheet
 
     done = write_label_sheet(run_id, out, pages, seed)
-    notice(f"{done.pages} pages → {out}")
+    notice(f"{counted(done.pages, 'page')} → {out}")
     notice(str(done.note))
 
 

@@ -18,7 +18,7 @@ from kgcrawl.crawl.engine import CrawlResult, Progress
 from kgcrawl.crawl.fetch import DNS, REFUSED
 from kgcrawl.crawl.outcome import ROBOTS_DOWN
 from kgcrawl.crawl.state import RunState, StateError, runs_dir
-from kgcrawl.fit import Records, folding_table
+from kgcrawl.fit import Records, counted, folding_table, shown_path
 from kgcrawl.runs import iso_time
 from kgcrawl.scoring.web_alpha import recalibrated
 
@@ -69,7 +69,7 @@ def stop_reason(result: CrawlResult) -> str:
         return (f"run {run} was at its page budget ({budget} pages) already: nothing crawled; "
                 f"{resume_command(run, '--max-pages N')} (N > {budget}) goes on")  # fmt: skip
     notes = (
-        f"; {result.promoted} links promoted from the discarded pool when Q_wait ran dry"
+        f"; {counted(result.promoted, 'link')} promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
         else ""
     )
@@ -262,7 +262,7 @@ def crawl_summary(result: CrawlResult, next_steps: bool = True) -> Records:
     rate = f"{fetched / result.seconds:.1f}" if result.seconds and not already_done(result) else "-"
     summary.add_row(result.run_id, str(result.dp), str(result.lp),
                     f"{result.lp / result.dp:.1%}" if result.dp else "-", str(result.outcomes),
-                    f"{result.seconds:.1f}", rate, str(result.state_path))  # fmt: skip
+                    f"{result.seconds:.1f}", rate, shown_path(result.state_path))  # fmt: skip
     return summary
 
 
@@ -321,7 +321,7 @@ def run_details(run_id: str) -> Table:
     """A run's settings, counters and failures as key/value rows that fold, never cut."""
     state = RunState.open(run_id)
     meta = state.meta()
-    table = folding_table("key", "value", title=f"run {run_id}")
+    table = folding_table("key", "value", whole=("key",), title=f"run {run_id}")
     table.add_row("run", run_id)
     for key in ("domain", "strategy", "pipeline"):
         table.add_row(key, str(meta.get(key)))
