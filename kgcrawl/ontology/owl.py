@@ -28,6 +28,15 @@ SUFFIXES = (".owl", ".rdf", ".xml", ".ttl", ".owx", ".ofn", ".omn")
 _PARENT_PREFERENCE = {Edge.SYNONYM: 0, Edge.INDUCED_BY: 1, Edge.IS_A: 2}
 
 
+def _parse_error(exc: Exception) -> str:
+    """What the parser said, on one line: rdflib's Turtle errors span four, quoting bytes."""
+    from rdflib.plugins.parsers.notation3 import BadSyntax
+
+    if isinstance(exc, BadSyntax):
+        return f"line {exc.lines + 1}: {exc.args[4]}"
+    return " ".join(str(exc).split())
+
+
 def read_ontology(path: str | Path) -> Ontology:
     """Load an OWL (RDF/XML) or Turtle file into the tree model."""
     import rdflib
@@ -47,7 +56,7 @@ def read_ontology(path: str | Path) -> Ontology:
     except OntologyError as exc:
         raise OntologyError(f"{path}: {exc}") from None
     except Exception as exc:  # rdflib and owlready2 raise many parser types
-        raise OntologyError(f"{path}: not a readable ontology ({exc})") from exc
+        raise OntologyError(f"{path}: not a readable ontology ({_parse_error(exc)})") from exc
 
     kg = rdflib.Namespace(KG)
     skos = rdflib.Namespace(SKOS)

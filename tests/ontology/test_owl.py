@@ -161,6 +161,13 @@ def test_unreadable_file_names_the_file(tmp_path) -> None:
         read_ontology(bad)
     with pytest.raises(OntologyError, match=r"missing\.ttl: no such file"):
         read_ontology(tmp_path / "missing.ttl")
+    turtle = tmp_path / "bad.ttl"  # rdflib says it in four lines, quoting the bytes read
+    turtle.write_text("@prefix : <http://x/> .\n:a a owl:Class ;\n", encoding="utf-8")
+    with pytest.raises(OntologyError) as caught:
+        read_ontology(turtle)
+    assert (
+        str(caught.value) == f'{turtle}: not a readable ontology (line 2: Prefix "owl:" not bound)'
+    )
 
 
 def test_the_same_ontology_is_written_to_the_same_bytes(tmp_path) -> None:
