@@ -71,11 +71,12 @@ def notice(line: str) -> None:
 @contextmanager
 def stage_bar() -> Iterator[Callable[[str, int, int], None]]:
     """A transient bar for work done in stages: `progress(stage, done, total)` (total 0:
-    not known); nothing with --quiet."""
+    not known); nothing with --quiet or off a terminal, where it left an empty line."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, console=console, transient=True, disable=options.quiet) as bar:
+    hidden = options.quiet or not console.is_terminal
+    with Progress(*columns, console=console, transient=True, disable=hidden) as bar:
         task = bar.add_task("starting", total=None)
 
         def progress(stage: str, done: int, total: int) -> None:

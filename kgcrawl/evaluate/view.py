@@ -17,7 +17,8 @@ from kgcrawl.fit import Records
 
 @contextmanager
 def evaluation_progress(console: Console) -> Iterator[Callable[[CrawlStatus], None]]:
-    """A callback drawing one bar per crawl: pages downloaded, relevant pages, state."""
+    """A callback drawing one bar per crawl: pages downloaded, relevant pages, state (on a
+    terminal: elsewhere the bars' last frame said no more than the table after them)."""
     columns = (
         TextColumn("{task.description:<14}"),
         BarColumn(),
@@ -25,7 +26,7 @@ def evaluation_progress(console: Console) -> Iterator[Callable[[CrawlStatus], No
         TextColumn("LP {task.fields[lp]:>6}  {task.fields[state]}"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console) as bars:
+    with Progress(*columns, console=console, disable=not console.is_terminal) as bars:
         tasks: dict[int, int] = {}
 
         def show(status: CrawlStatus) -> None:
