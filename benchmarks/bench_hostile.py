@@ -1,8 +1,8 @@
 """Hazard → outcome → time → peak RSS: the crawler against the hostile server (SPEC §6 turn 2).
 
 Each hazard is fetched (and, when the fetch succeeds, analysed as the crawl does,
-`fetch.max_links` links kept) in a fresh Python process, so its peak RSS is its
-own (`os.wait4`); "seconds" is the fetch + analysis inside that process, without
+`fetch.max_links` links kept) in a fresh Python process, which reports its own peak
+RSS (VmHWM: `wait4`'s would keep this process's from before `exec`); "seconds" is the fetch + analysis inside that process, without
 interpreter start-up. "crawl: SIGTERM during a drip" runs `kgcrawl crawl` on a
 seed whose fourth link drips, signals it 0.3 s into the drip and reports the
 seconds from the signal to the exit, and the outcomes committed.
@@ -93,7 +93,10 @@ def one(url: str, resolve: str, read_timeout: float) -> None:
         url, result, matcher, options=LinkOptions(max_links=settings.max_links)
     )
     seconds = time.monotonic() - start
-    print(json.dumps({"reason": outcome.reason, "links": len(outcome.links), "seconds": seconds}))
+    with open("/proc/self/status", encoding="ascii") as status:
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    print(json.dumps({"reason": outcome.reason, "links": len(outcome.links), "seconds": seconds,
+                      "peak_mb": peak_kb / 1024}))  # fmt: skip
 
 
 def measure(url: str, resolve: str, read_timeout: float) -> tuple[dict, float]:
@@ -102,16 +105,20 @@ def measure(url: str, resolve: str, read_timeout: float) -> tuple[dict, float]:
                "--read-timeout", str(read_timeout)]  # fmt: skip
     with tempfile.TemporaryFile() as out:
         child = subprocess.Popen(command, stdout=out, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        _, status, usage = os.wait4(child.pid, 0)
+        status = child.wait()
         out.seek(0)
         text = out.read().decode()
     if status != 0:
         return {"reason": f"exit {status}", "links": 0, "seconds": float("nan")}, 0.0
-    return json.loads(text.strip().splitlines()[-1]), usage.ru_maxrss / 1024
+    report = json.loads(text.strip().splitlines()[-1])
+    return report, report.pop("peak_mb")
 
 
 def sigterm_during_drip(server: HostileServer, read_timeout: float) -> tuple[str, float, float]:
-    """(outcome, seconds from SIGTERM to exit, peak RSS MB) of a crawl signalled in a drip."""
+    """(outcome, seconds from SIGTERM to exit, peak RSS MB) of a crawl signalled in a drip.
+
+    The peak is `wait4`'s, which counts this process's RSS before `exec` too: that is
+    smaller than a crawl's, so the figure is the crawl's own."""
     pages = {f"/d{i}": f"<html><title>旅游 {i}</title><p>景区 {i}</p></html>" for i in range(3)}
     links = "".join(f"<a href='{p}'>{p}</a>" for p in [*pages, "/drip-body"])
     server.pages.update({**pages, "/drip-seed": f"<html><title>旅游</title>{links}</html>"})
