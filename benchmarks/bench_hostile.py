@@ -2,10 +2,11 @@
 
 Each hazard is fetched (and, when the fetch succeeds, analysed as the crawl does,
 `fetch.max_links` links kept) in a fresh Python process, which reports its own peak
-RSS (VmHWM: `wait4`'s would keep this process's from before `exec`); "seconds" is the fetch + analysis inside that process, without
-interpreter start-up. "crawl: SIGTERM during a drip" runs `kgcrawl crawl` on a
-seed whose fourth link drips, signals it 0.3 s into the drip and reports the
-seconds from the signal to the exit, and the outcomes committed.
+RSS (VmHWM: `wait4`'s would keep this process's from before `exec`); "seconds" is
+the fetch + analysis inside that process, without interpreter start-up. "crawl:
+SIGTERM during a drip" runs `kgcrawl crawl` on a seed whose fourth link drips,
+signals it 0.3 s into the drip and reports the seconds from the signal to the exit,
+and the outcomes committed.
 
 Settings: defaults except `fetch.delay = 0` and `read_timeout = --read-timeout`
 (5 s: the exchange deadline is connect 5 s + read 5 s = 10 s; at the default
