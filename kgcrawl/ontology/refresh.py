@@ -38,12 +38,19 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kgcrawl.errors import KgcrawlError
+from kgcrawl.ontology.crawled_pages import (
+    CrawledPage,
+    RefreshError,
+    graph_pages,
+    judged,
+    most_relevant,
+    run_ontology,
+    run_pages,
+)
 from kgcrawl.ontology.fca import FormalContext
 from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import ncname
@@ -63,22 +70,8 @@ from kgcrawl.text.tokenize import (
 
 if TYPE_CHECKING:
     from kgcrawl.config import Settings
-    from kgcrawl.graph.store import GraphStore
     from kgcrawl.graph.writer import WriteReport
     from kgcrawl.ontology.build import Progress
-
-# Pages a crawl of the domain fetched, relevant or not, most relevant first.
-PAGES_QUERY = """
-MATCH (c:Crawl {domain: $domain})-[:FETCHED]->(p:Page)
-WHERE p.relevant = $relevant AND p.text IS NOT NULL
-RETURN DISTINCT p.url AS url, p.text AS text, p.relevance AS relevance
-ORDER BY relevance DESC, url
-LIMIT $limit
-"""
-
-
-class RefreshError(KgcrawlError):
-    """Nothing to refresh from (no graph, no relevant page) or a bad option."""
 
 
 @dataclass(frozen=True)
@@ -103,16 +96,6 @@ class RefreshOptions:
     # Chinese nouns runs at ≈ 0.1 MB/s, and a few hundred pages show which words are common.
     max_pages: int = 500
     max_concepts: int = 20_000  # enumerate the lattice up to this many concepts
-
-
-@dataclass(frozen=True)
-class CrawledPage:
-    """A downloaded page's main text and whether the crawl judged it relevant."""
-
-    url: str
-    text: str
-    relevance: float
-    relevant: bool
 
 
 @dataclass(frozen=True)
@@ -247,7 +230,7 @@ def refresh_ontology(
         else:
             pages = graph_pages(store, settings.domain, opts.max_pages)
             source = f"graph {store.uri}"
-        result = _refresh(settings, onto, _judged(pages, settings), source, opts, report)
+        result = _refresh(settings, onto, judged(pages, settings), source, opts, report)
         if store is not None and result.files:
             from kgcrawl.graph.writer import GraphWriter
             from kgcrawl.ontology.topic import build_topic_model
@@ -265,59 +248,6 @@ def refresh_ontology(
             store.close()
 
 
-def _judged(pages: list[CrawledPage], settings: Settings) -> list[CrawledPage]:
-    """The crawl's own judgement of each page, or R(p) > α when α was given for this command
-    (`--set relevance.alpha=…`), so a refresh can ask for a stricter or looser bar."""
-    alpha = settings.relevance.alpha
-    given = settings.origins.get("relevance.alpha") not in ("default", str(settings.source))
-    if alpha == "auto" or not given:
-        return pages
-    return [replace(page, relevant=page.relevance > alpha) for page in pages]
-
-
-def run_ontology(run_id: str, settings: Settings) -> Settings:
-    """The settings with the ontology the run judged its pages by (its last version): the
-    one its pages refine, which need not be the pipeline's (`crawl --ontology FILE`)."""
-    from kgcrawl.crawl.state import RunState
-    from kgcrawl.crawl.versions import recorded
-
-    state = RunState.open(run_id)
-    try:
-        return recorded(state.meta())[-1].settings(settings)
-    finally:
-        state.close()
-
-
-def run_pages(run_id: str, domain: str) -> list[CrawledPage]:
-    """The downloaded pages of a run's state; the run must belong to `domain`."""
-    from kgcrawl.crawl.state import RunState
-
-    state = RunState.open(run_id)
-    try:
-        run_domain = state.meta().get("domain")
-        if run_domain is not None and run_domain != domain:
-            raise RefreshError(f"run {run_id} crawled {run_domain!r}, not {domain!r}")
-        return [
-            CrawledPage(o.final_url or o.url, o.text, o.relevance, o.relevant)
-            for o in state.outcomes()
-            if o.downloaded and o.relevance is not None and o.text
-        ]
-    finally:
-        state.close()
-
-
-def graph_pages(store: GraphStore, domain: str, limit: int) -> list[CrawledPage]:
-    """Relevant and irrelevant pages fetched by crawls of `domain`, up to `limit` of each."""
-    pages = []
-    for relevant in (True, False):
-        result = store.run(PAGES_QUERY, {"domain": domain, "relevant": relevant, "limit": limit})
-        pages += [
-            CrawledPage(url, text, float(relevance or 0.0), relevant)
-            for url, text, relevance in result.rows
-        ]
-    return pages
-
-
 def next_version(folder: Path, domain: str) -> int:
     """The next free N of `<domain>.v<N>.owl` in `folder`; the unversioned file is 1."""
     pattern = re.compile(rf"^{re.escape(domain)}\.v(\d+)\.(owl|ttl)$")
@@ -333,8 +263,8 @@ def _refresh(
     opts: RefreshOptions,
     report: Progress,
 ) -> RefreshResult:
-    relevant = _most_relevant([p for p in pages if p.relevant], opts.max_pages)
-    irrelevant = _most_relevant([p for p in pages if not p.relevant], opts.max_pages)
+    relevant = most_relevant([p for p in pages if p.relevant], opts.max_pages)
+    irrelevant = most_relevant([p for p in pages if not p.relevant], opts.max_pages)
     if not relevant:
         raise RefreshError(f"no relevant page of {settings.domain!r} in the {source}")
     corpus_docs = _corpus_documents(settings, opts.corpus)
@@ -481,10 +411,6 @@ def _off_topic_documents(settings: Settings) -> tuple[list[str], str]:
         return [doc.text for doc in corpora(settings)[1]], ""
     except CalibrationError as exc:
         return [], str(exc)
-
-
-def _most_relevant(pages: Iterable[CrawledPage], limit: int) -> list[CrawledPage]:
-    return sorted(pages, key=lambda p: (-p.relevance, p.url))[:limit]
 
 
 def _check_options(opts: RefreshOptions) -> None:
