@@ -189,5 +189,5 @@ def scoring_ontology(settings: Settings, versions: list[OntologyVersion]) -> Set
     for version in reversed(versions):
         path = Path(version.path)
         if path.is_file() and file_sha256(path) == version.sha256:
-            return version.settings(settings)
+            return replace(settings, ontology=path)
     return settings

@@ -119,7 +119,8 @@ class Run:
 
             settings = run_settings(self.state)
             versions = recorded(self.meta)
-            labels = [concept_labels(v.settings(settings)) for v in versions]
+            run_dir = self.state.path.parent
+            labels = [concept_labels(v.settings(settings, run_dir)) for v in versions]
             self._labels = ([v.first for v in versions], labels)
         return self._labels
 

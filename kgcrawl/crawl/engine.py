@@ -36,7 +36,7 @@ from kgcrawl.crawl.fetch import STOPPED, Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState, new_run_id
 from kgcrawl.crawl.strategies.base import uses_keywords
-from kgcrawl.crawl.versions import OntologyVersion, as_meta, recorded, version_of
+from kgcrawl.crawl.versions import OntologyVersion, as_meta, keep, recorded, version_of
 from kgcrawl.crawl.warc import WarcArchive
 from kgcrawl.crawl.workers import Archived, Done, LocalWorkers, Workers
 from kgcrawl.errors import KgcrawlError
@@ -135,19 +135,20 @@ def start_run(
     run so that its replay recalibrates on the web exactly as the crawl did.
     """
     run_id = run_id or new_run_id(settings.domain, settings.crawl.strategy)
+    first = version_of(settings.ontology, 1)
     changed = {  # settings not from the defaults or the pipeline file, and where they came from
         k: origin
         for k, origin in settings.origins.items()
         if origin not in ("default", str(settings.source))
     }
-    return RunState.create(
+    state = RunState.create(
         run_id,
         {
             "domain": settings.domain,
             "strategy": settings.crawl.strategy,
             "pipeline": str(settings.source),
             "settings": {k: _jsonable(v) for k, v in settings.flat().items()},
-            "ontologies": as_meta([version_of(settings.ontology, 1)]),
+            "ontologies": as_meta([first]),
             "overrides": {k: _jsonable(v) for k, v in settings.flat().items() if k in changed},
             "origins": changed,
             "resolve": list(resolve),
@@ -158,6 +159,8 @@ def start_run(
             **({"composed": [asdict(page) for page in composed]} if composed else {}),
         },
     )
+    keep(first, state.path.parent)
+    return state
 
 
 def _jsonable(value: object) -> object:
@@ -217,8 +220,9 @@ class Engine:
         self.run_id = meta["run_id"]
         self.versions = recorded(meta)
         self.budgets = recorded_budgets(meta)
+        self.run_dir = state.path.parent
         for version in self.versions:
-            version.check(self.run_id)
+            version.file(self.run_dir)  # each is there, as it was, before any page is replayed
         composed = tuple(map(ComposedPage.from_json, meta.get("composed", ())))
         self.crawl = Crawl(settings, random.Random(settings.crawl.seed), topic_for(settings),
                            composed)  # fmt: skip
@@ -454,7 +458,7 @@ class Engine:
         self._fold(link, answer.outcome, answer.exchange)
 
     def _use_version(self, version: OntologyVersion) -> None:
-        settings = version.settings(self.settings)
+        settings = version.settings(self.settings, self.run_dir)
         self.crawl.use_ontology(settings, topic_for(settings))
 
     def _fold(self, link: int, outcome: Outcome, exchange: Archived | None = None) -> None:

@@ -5,13 +5,20 @@ keep topic-word counts by concept index, and an index means something only in
 the version it was counted with, so a resumed run keeps its version unless asked
 (`kgcrawl crawl --resume ID --ontology FILE`): the new version then applies from
 the next outcome on, and every later replay switches at that same outcome, which
-keeps replay exact. A recorded file that changed on disk stops a resume with one
-line naming it, instead of replaying counts against the wrong concepts.
+keeps replay exact. The run keeps a copy of each file in its folder (`KEPT`), so
+it resumes, syncs and is refined with the version it used even after the file is
+edited or rebuilt in place (`build-ontology` to the same `--out`): the file is read
+while unchanged, the copy after. A run from before the copies were kept, whose file
+changed, stops with one line naming it instead of replaying counts against the
+wrong concepts.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
+import shutil
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
@@ -22,9 +29,12 @@ from kgcrawl.config import Settings
 from kgcrawl.crawl.state import RunState
 from kgcrawl.errors import KgcrawlError
 
+KEPT = "ontologies"  # the folder of a run's copies of its ontology files
+log = logging.getLogger(__name__)
+
 
 class OntologyChanged(KgcrawlError):
-    """An ontology file a run crawled with is no longer what it was."""
+    """An ontology file a run crawled with is no longer what it was, and it kept no copy."""
 
 
 @dataclass(frozen=True)
@@ -35,20 +45,47 @@ class OntologyVersion:
     path: str
     sha256: str
 
-    def settings(self, settings: Settings) -> Settings:
-        """The run's settings with this version as the ontology."""
-        return replace(settings, ontology=Path(self.path))
+    def settings(self, settings: Settings, run_dir: Path) -> Settings:
+        """The run's settings with this version as the ontology (`file`)."""
+        return replace(settings, ontology=self.file(run_dir))
 
-    def check(self, run_id: str) -> None:
-        """Stop when the file is gone or differs from what the run recorded."""
+    def kept(self, run_dir: Path) -> Path:
+        """Where the run in `run_dir` keeps its copy of this version."""
+        return run_dir / KEPT / f"{self.sha256[:16]}{Path(self.path).suffix}"
+
+    def file(self, run_dir: Path) -> Path:
+        """The file to read this version from: its own while unchanged, else the run's copy;
+        OntologyChanged when neither is there."""
         path = Path(self.path)
-        if not path.is_file():
-            raise OntologyChanged(f"run {run_id}: ontology {path} is gone")
-        if file_sha256(path) != self.sha256:
-            raise OntologyChanged(
-                f"run {run_id}: ontology {path} changed since the run used it; "
-                "resume with --ontology FILE to continue on a new version"
-            )
+        if path.is_file() and file_sha256(path) == self.sha256:
+            return path
+        copy = self.kept(run_dir)
+        if copy.is_file():
+            return copy
+        what = "is gone" if not path.is_file() else "changed since the run used it"
+        raise OntologyChanged(
+            f"run {run_dir.name}: ontology {path} {what}, and the run keeps no copy of it "
+            "(it started before runs kept one): put the file back as it was to go on"
+        )
+
+
+def keep(version: OntologyVersion, run_dir: Path) -> None:
+    """Copy a version's file into the run's folder, once (whole or not at all). A copy that
+    cannot be written costs only the resume after an edit: the crawl goes on, warned."""
+    copy = version.kept(run_dir)
+    if copy.is_file():
+        return
+    part = copy.with_name(copy.name + ".part")
+    try:
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(version.path, part)
+        if file_sha256(part) == version.sha256:  # not edited since it was hashed
+            os.replace(part, copy)
+    except OSError as exc:
+        log.warning("run %s keeps no copy of %s (%s): it resumes only while the file is "
+                    "unchanged", run_dir.name, version.path, exc)  # fmt: skip
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def switch_ontology(state: RunState, settings: Settings, path: Path) -> None:
@@ -63,6 +100,7 @@ def switch_ontology(state: RunState, settings: Settings, path: Path) -> None:
         raise KgcrawlError(f"--ontology: no such file: {path}")
     topic_model_for(replace(settings, ontology=path))
     versions = switched(recorded(state.meta()), path, state.count() + 1)
+    keep(versions[-1], state.path.parent)
     state.set_meta({"ontologies": as_meta(versions)})
     state.checkpoint()
 

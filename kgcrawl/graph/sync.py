@@ -42,9 +42,11 @@ from kgcrawl.text.urls import host_of
 
 def run_settings(state: RunState) -> Settings:
     """The settings a run was started with (pipeline file + every value it resolved), with
-    its page budget as last changed on resume (crawl/budget.py)."""
+    its page budget as last changed on resume (crawl/budget.py), and its first ontology
+    read from the run's copy if the file has changed since (crawl/versions.py)."""
     meta = state.meta()
     values = {k: v for k, v in meta["settings"].items() if k != "domain"}
+    values["ontology"] = str(recorded(meta)[0].file(state.path.parent))
     values.setdefault("crawl.trap_cap", 0)  # started before the trap guard: crawled without it
     return load_settings(meta["pipeline"], overrides=values, environ={})
 
@@ -179,7 +181,8 @@ def begin_run_graph(store: GraphStore, state: RunState) -> GraphSink:
     """Write the run's Crawl node and ontology, and return the sink for its outcomes."""
     meta = state.meta()
     settings = run_settings(state)
-    models = {v.first: topic_model_for(v.settings(settings)) for v in recorded(meta)}
+    run_dir = state.path.parent
+    models = {v.first: topic_model_for(v.settings(settings, run_dir)) for v in recorded(meta)}
     writer = GraphWriter(store)
     writer.write_crawl(
         CrawlRow(

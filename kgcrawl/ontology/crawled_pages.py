@@ -59,7 +59,7 @@ def run_ontology(run_id: str, settings: Settings) -> Settings:
 
     state = RunState.open(run_id)
     try:
-        return recorded(state.meta())[-1].settings(settings)
+        return recorded(state.meta())[-1].settings(settings, state.path.parent)
     finally:
         state.close()
 

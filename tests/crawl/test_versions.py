@@ -8,6 +8,7 @@ import random
 import shutil
 import subprocess
 import sys
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,8 +20,10 @@ from kgcrawl.crawl.core import Crawl
 from kgcrawl.crawl.engine import Engine, topic_for
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import (
+    KEPT,
     OntologyChanged,
     as_meta,
+    keep,
     recorded,
     switch_ontology,
     switched,
@@ -78,17 +81,27 @@ def test_a_run_from_before_versions_were_recorded_used_its_settings_ontology(ver
     ]
 
 
-def test_a_changed_or_missing_file_stops_with_its_name(tmp_path, versions):
-    copy = tmp_path / "tourism.owl"
-    shutil.copy(versions[0], copy)
-    version = version_of(copy, 1)
-    version.check("r1")
-    copy.write_text(copy.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
-    with pytest.raises(OntologyChanged, match=rf"run r1: ontology {copy} changed"):
-        version.check("r1")
-    copy.unlink()
-    with pytest.raises(OntologyChanged, match=rf"{copy} is gone"):
-        version.check("r1")
+def test_a_changed_or_missing_file_is_read_from_the_runs_copy(tmp_path, versions):
+    """Without the copy (a run from before runs kept one), it stops with the file's name."""
+    file, run_dir, older = tmp_path / "tourism.owl", tmp_path / "r1", tmp_path / "r0"
+    shutil.copy(versions[0], file)
+    version = version_of(file, 1)
+    keep(version, run_dir)
+    assert version.file(run_dir) == file == version.file(older), "unchanged: the file itself"
+    original = file.read_bytes()
+    file.write_text(file.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
+    assert (
+        version.file(run_dir)
+        == version.kept(run_dir)
+        == run_dir / KEPT / version.kept(run_dir).name
+    )
+    assert version.kept(run_dir).read_bytes() == original
+    with pytest.raises(OntologyChanged, match=rf"run r0: ontology {file} changed since the run"):
+        version.file(older)
+    file.unlink()
+    assert version.file(run_dir) == version.kept(run_dir)
+    with pytest.raises(OntologyChanged, match=rf"{file} is gone, and the run keeps no copy"):
+        version.file(older)
 
 
 def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_words):
@@ -118,7 +131,7 @@ def test_use_ontology_keeps_statistics_under_the_new_indices(versions, jieba_wor
 
 
 def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
-    tmp_path, versions, jieba_words
+    tmp_path, versions, jieba_words, request
 ):
     v1, v2 = tmp_path / "tourism.owl", tmp_path / "tourism.v2.owl"
     shutil.copy(versions[0], v1)
@@ -129,7 +142,10 @@ def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
     sets = [a for k, v in {**BASE, "crawl.max_pages": pages}.items() for a in ("--set", f"{k}={v}")]
     state_file = tmp_path / "runs" / "v" / "state.sqlite"
     errors = (tmp_path / "stderr.txt").open("wb")
-    with quick_sandbox() as web, errors:
+    stack = ExitStack()  # the same web to the end: the run keeps its --resolve
+    request.addfinalizer(stack.close)
+    web = stack.enter_context(quick_sandbox())
+    with errors:
         resolve = ["--resolve", web[0]]
         start = [
             *resolve,
@@ -175,11 +191,24 @@ def test_resume_with_a_new_version_scores_on_with_it_and_replays_exactly(
     shown = subprocess.run([sys.executable, "-m", "kgcrawl", "runs", "show", "v"],
                            env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
     assert f"ontology from outcome {switch_at}" in shown.stdout
-    v1.write_text(v1.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
-    refused = subprocess.run([sys.executable, "-m", "kgcrawl", "crawl", "--resume", "v"],
+
+    # Both files edited in place (a rebuild to the same --out did it): the run goes on with
+    # the copies it keeps, and replays through the switch as before.
+    for file in (v1, v2):
+        file.write_text(file.read_text(encoding="utf-8") + "\n<!-- edited -->\n", "utf-8")
+    more = ["crawl", "--resume", "v", "--max-pages", str(pages + 10)]
+    with stack:
+        resumed = subprocess.run([sys.executable, "-m", "kgcrawl", *more],
+                                 env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    state = RunState(state_file)
+    assert state.meta()["dp"] == pages + 10
+    state.close()
+    shutil.rmtree(tmp_path / "runs" / "v" / KEPT)  # as a run from before the copies
+    refused = subprocess.run([sys.executable, "-m", "kgcrawl", *more],
                              env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
     assert refused.returncode == 2
-    assert f"ontology {v1} changed" in refused.stderr
+    assert f"ontology {v1} changed since the run used it, and the run keeps no" in refused.stderr
 
 
 def test_a_new_version_the_crawl_cannot_use_is_refused_before_it_is_recorded(tmp_path, versions):
