@@ -153,6 +153,8 @@ def crawl(
     except KeyboardInterrupt:  # a second Ctrl-C, or one before the crawl loop started
         raise Interrupted(run_id) from None
     console.print(crawl_summary(result))
+    if result.stopped:  # by a signal, resumable: `crawl && refresh-ontology` must not go on
+        raise typer.Exit(130)
 
 
 def _check_executor(executor: str, ray_address: str | None, warc: Path | None) -> None:

@@ -109,7 +109,7 @@ def test_a_signal_ends_the_run_as_stopped_and_resumable(tmp_path):
         while time.monotonic() < deadline and committed_count(state_file) < 20:
             time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
-        assert process.wait(30) == 0
+        assert process.wait(30) == 130, "stopped, not done: a script's next step must not run"
     state = RunState(state_file)
     assert state.meta()["ended"] == "signal"
     state.close()
