@@ -53,6 +53,9 @@ def evaluate(
     out: Annotated[
         Path, typer.Option("--out", help="Folder for metrics.csv, summary.md, plots.")
     ] = Path("kgcrawl-evaluation"),
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an evaluation already in --out.")
+    ] = False,
     set_: SetOption = None,
 ) -> None:
     """Run strategies on the same world; write metrics.csv, summary.md and plots."""
@@ -68,7 +71,7 @@ def evaluate(
         repeats=repeats,
         workers_per_crawl=workers_per_crawl, parallel=parallel, report_every=report_every,
         manifest_pages=manifest_pages, truth=truth, resolve=tuple(resolve or ()),
-        overrides=tuple(set_ or ()),
+        overrides=tuple(set_ or ()), force=force,
     )  # fmt: skip
     with evaluation_progress(console) as show:
         result = run_evaluation(plan, show)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
 
     from kgcrawl.crawl.engine import Progress
-    from kgcrawl.evaluate.judge import Judge, ScoredRun, TruthScores
+    from kgcrawl.evaluate.judge import Judge, RunAlpha, ScoredRun, TruthScores
 
 PROGRESS_SECONDS = 0.25  # a crawl reports its progress at most this often
 
@@ -83,6 +83,7 @@ class JobResult:
     error: str | None = None
     truth_scores: TruthScores | None = None  # R(p) of its pages, by their truth
     found: frozenset[str] = frozenset()  # its truly relevant pages, by the truth's keys
+    alpha: RunAlpha | None = None  # the α its LP counts by, from start to end
 
     @classmethod
     def failed(cls, job: Job, exc: BaseException) -> JobResult:
@@ -221,7 +222,8 @@ def run_job(job: Job) -> JobResult:
     _send(replace(status, state="done"))
     return JobResult(job.index, job.strategy, job.repeat, job.run_id, scored.rows, crawled.dp,
                      crawled.lp, crawled.seconds, scored.ended,
-                     truth_scores=scored.truth_scores, found=scored.found)  # fmt: skip
+                     truth_scores=scored.truth_scores, found=scored.found,
+                     alpha=scored.alpha)  # fmt: skip
 
 
 def job_rows(job: Job, also_at: Iterable[int] = ()) -> ScoredRun:

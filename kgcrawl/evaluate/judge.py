@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from kgcrawl.evaluate.metrics import MetricsRow, record_outcomes
 from kgcrawl.scoring.thresholds import Separation
+from kgcrawl.scoring.web_alpha import ANY_LANGUAGE, per_language
 
 if TYPE_CHECKING:
     from kgcrawl.crawl.outcome import Outcome
@@ -205,13 +206,45 @@ def no_truth_note(domain: str) -> str | None:
 
 
 @dataclass(frozen=True)
+class RunAlpha:
+    """The α a run's LP counts by: it starts at the corpora's and may end, per page language,
+    recalibrated on the web's first pages (scoring/web_alpha.py), so two runs' LP can be
+    counted at different α and the summary must say which."""
+
+    start: float
+    end: dict[str, float]  # page language → α; ANY_LANGUAGE for the others
+
+    @classmethod
+    def of(cls, meta: dict) -> RunAlpha:
+        """From a run's meta: its settings' α, and `web_alpha` when it recalibrated."""
+        start = float(meta["settings"]["relevance.alpha"])
+        web = meta.get("web_alpha")
+        return cls(start, dict(web["alphas"]) if web else {ANY_LANGUAGE: start})
+
+    @property
+    def moved(self) -> bool:
+        """The web changed it, for some language at least."""
+        return set(self.end.values()) != {self.start}
+
+    def __str__(self) -> str:
+        """`0.390`, or `0.390 → zh 0.473, other 0.390` when the web moved it.
+
+        >>> str(RunAlpha(0.39, {"": 0.39, "zh": 0.473}))
+        '0.390 → zh 0.473, other 0.390'
+        """
+        end = per_language(self.end)
+        return f"{self.start:.3f} → {end}" if self.moved else end
+
+
+@dataclass(frozen=True)
 class ScoredRun:
-    """A run's metrics rows (each with how the run ended), R(p) by truth, and its ending."""
+    """A run's metrics rows (each with how the run ended), R(p) by truth, its ending and α."""
 
     rows: list[MetricsRow]
     truth_scores: TruthScores | None
     ended: str
     found: frozenset[str] = frozenset()  # its truly relevant pages (`Judge.found`)
+    alpha: RunAlpha | None = None
 
 
 def score_run(run_id: str, judge: Judge | None, strategy: str, domain: str, repeat: int,
@@ -222,7 +255,8 @@ def score_run(run_id: str, judge: Judge | None, strategy: str, domain: str, repe
 
     state = RunState.open(run_id)
     try:
-        ended = how_ended(state.meta())
+        meta = state.meta()
+        ended = how_ended(meta)
         outcomes = list(state.outcomes())
     finally:
         state.close()
@@ -235,4 +269,5 @@ def score_run(run_id: str, judge: Judge | None, strategy: str, domain: str, repe
         rows = judge.rows(pages, strategy, domain, repeat, report_every, also_at)
         scores = judge.truth_scores(pages)
         found = judge.found(pages)
-    return ScoredRun([replace(row, ended=ended) for row in rows], scores, ended, found)
+    return ScoredRun([replace(row, ended=ended) for row in rows], scores, ended, found,
+                     RunAlpha.of(meta))  # fmt: skip

@@ -24,7 +24,9 @@ in bold; means over repeats) and a Friedman-rank table in the style of Table 3
 a run that ended before its budget. The plots, one per metric and domain
 (`<domain>-<metric>.png`), draw the metric against DP with one line per
 strategy (means over repeats), as the paper's Figs. 2–9; a metric with no value
-(no truth) or zero everywhere is not drawn, and the summary says so. Labels are
+(no truth) or zero everywhere is not drawn, and the summary says so. These are
+the files of an evaluation (`report_files`): `kgcrawl evaluate` writes into a
+folder that holds them only with --force, and removes them first. Labels are
 English, so no CJK font is needed. On the sandbox, summary.md also
 says how well R(p) > α picks the truly relevant pages, at the pipeline's α and
 at the α with the best F1: whether α suits the ontology's R(p) at all; with a
@@ -71,6 +73,7 @@ _INTS = {"repeat", "dp", "lp"}
 _TEXTS = {"strategy", "domain"}
 _OPTIONAL = {"true_harvest", "recall", "ended"}
 EARLY_MARK = "†"
+REPORT_FILES = ("metrics.csv", "summary.md", *(f"*-{metric}.png" for metric in PLOTTED))
 
 
 def write_metrics_csv(rows: Iterable[MetricsRow], path: str | Path) -> Path:
@@ -314,6 +317,13 @@ def write_report(
     summary = out_dir / "summary.md"
     summary.write_text(summary_markdown(rows, title) + "\n", encoding="utf-8")
     return [write_metrics_csv(rows, out_dir / "metrics.csv"), summary, *plot_metrics(rows, out_dir)]
+
+
+def report_files(out_dir: Path) -> list[Path]:
+    """The files of an evaluation in `out_dir` (REPORT_FILES: plots of any domain), so that a
+    new one neither replaces them unasked nor leaves an earlier domain's plots beside it."""
+    found = {path for pattern in REPORT_FILES for path in out_dir.glob(pattern)}
+    return sorted(path for path in found if path.is_file())
 
 
 def _mean_curve(rows: list[MetricsRow], metric: str) -> list[tuple[float, float]]:

@@ -20,10 +20,19 @@ times the crawl budget deep and those any of the crawls found (`_rescore`).
 Runs are compared at the largest DP every run reached (metrics.compared_rows):
 a run that ended early gets its metrics rows at that DP made for it, so that
 the others are compared there too.
+
+Every option, `--resolve` and `--out` included, is checked before the first
+crawl: a crawl can run for hours, and a mistake found after it loses them.
+`--out` is made once every check passed. A folder that already holds an
+evaluation (report.py `report_files`) is written into only with `force`, as
+`kgcrawl runs export` does, and its files are removed just before the new
+report is written: no earlier plot is left beside it, and crawls that all fail
+leave it as it was.
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
@@ -60,6 +69,7 @@ class EvaluationPlan:
     truth: Path | None = None  # --truth FILE (truth.py); None: the sandbox's, if any
     resolve: tuple[str, ...] = ()
     overrides: tuple[str, ...] = ()  # --set section.key=value
+    force: bool = False  # write over an evaluation already in `out`
 
 
 @dataclass
@@ -131,7 +141,12 @@ def evaluate(
     """Run every strategy × repeat of the plan and write the report to `plan.out`."""
     from kgcrawl.calibrate import resolve_thresholds
     from kgcrawl.config import load_settings
-    from kgcrawl.evaluate.report import labelled_markdown, separation_markdown, write_report
+    from kgcrawl.evaluate.report import (
+        labelled_markdown,
+        report_files,
+        separation_markdown,
+        write_report,
+    )
     from kgcrawl.evaluate.setup import delay_note, setup_markdown
 
     started = time.monotonic()
@@ -139,6 +154,7 @@ def evaluate(
     strategies = strategy_names(plan.strategies)
     base = _overrides(plan)
     settings = load_settings(plan.domain, base)  # bad settings stop here, before any crawl
+    _check_out(plan)  # before calibration and the manifest, which take a while too
     for name in strategies:  # calibrated once here (cached), so the crawls only read it
         resolve_thresholds(replace(settings, crawl=replace(settings.crawl, strategy=name)))
     settings = resolve_thresholds(settings)
@@ -148,6 +164,7 @@ def evaluate(
                               settings.relevance.alpha, delay_note(plan, settings))  # fmt: skip
     world = (plan.seed, plan.sandbox_size, plan.sandbox_profile) if plan.sandbox else None
     _judge(result, settings.domain, world)  # a bad truth file stops here too
+    plan.out.mkdir(parents=True, exist_ok=True)  # checked above; made before the first crawl
     with ExitStack() as stack:
         resolve = plan.resolve
         if world is not None:
@@ -163,6 +180,9 @@ def evaluate(
         raise EvaluationError(f"no crawl of the evaluation gave a result ({reasons})")
     _rescore(result, jobs)
     title = f"Evaluation of {settings.domain}: {max_pages:,} pages per crawl"
+    if plan.force:  # only now that there is a new one (module docstring)
+        for path in report_files(plan.out):
+            path.unlink()
     result.files = write_report(result.rows, plan.out, title)
     result.seconds = time.monotonic() - started
     with (plan.out / "summary.md").open("a", encoding="utf-8") as summary:
@@ -224,9 +244,12 @@ def _rescore(result: EvaluationResult, jobs: list[Job]) -> None:
 
 
 def _check_plan(plan: EvaluationPlan) -> None:
+    from kgcrawl.runner import CrawlRequest, check_request
     from kgcrawl.sandbox.world import check_world_options
 
     check_world_options(plan.sandbox, plan.sandbox_size, plan.sandbox_profile)
+    # `kgcrawl crawl`'s own check, so its line; in the jobs it failed each crawl, runs left empty
+    check_request(CrawlRequest(resolve=plan.resolve), new_run=False, new_archive=False)
     for name, value, least in (
         ("--max-pages", plan.max_pages, 1),
         ("--repeats", plan.repeats, 1),
@@ -237,6 +260,30 @@ def _check_plan(plan: EvaluationPlan) -> None:
     ):
         if value is not None and value < least:
             raise EvaluationError(f"{name} must be at least {least}, got {value}")
+
+
+def _check_out(plan: EvaluationPlan) -> None:
+    """`--out` a folder the report can be written in, or one that can be made, holding no
+    evaluation unless `force` (module docstring); one line naming it otherwise. Nothing is
+    made yet: a later check may still stop the evaluation."""
+    from kgcrawl.evaluate.report import report_files
+
+    out = plan.out
+    there = next(path for path in (out, *out.parents) if path.exists())  # "/" or "." at last
+    if not there.is_dir():
+        what = "" if there == out else f"{there} "
+        raise EvaluationError(f"--out {out}: {what}is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=there):
+            pass
+    except OSError as exc:
+        raise EvaluationError(f"--out {out}: cannot write in {there} ({exc.strerror})") from None
+    earlier = report_files(out)
+    if earlier and not plan.force:
+        names = ", ".join(path.name for path in earlier[:3])
+        more = f" and {len(earlier) - 3} more" if len(earlier) > 3 else ""
+        raise EvaluationError(f"--out {out}: holds an earlier evaluation ({names}{more}); "
+                              "--force replaces it")  # fmt: skip
 
 
 def _overrides(plan: EvaluationPlan) -> dict[str, Any]:

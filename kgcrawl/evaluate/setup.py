@@ -2,7 +2,8 @@
 
 It names the world, where the truth came from (or why there is none), the
 per-host delay and why it is what it is — the one setting that differs between
-the sandbox and other worlds — and every run with how it ended.
+the sandbox and other worlds —, the α LP counts by, and every run with how it
+ended and its own α.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def setup_markdown(result: EvaluationResult) -> str:
                      f"{plan.truth} and count as not relevant")  # fmt: skip
     lines += [
         f"- {result.delay}",
-        f"- LP counts pages with R(p) > α = {result.alpha:.2f}",
+        f"- {alpha_note(result)}",
         f"- per crawl: {result.max_pages:,} pages, metrics every {result.report_every:,}, "
         f"{plan.workers_per_crawl} worker(s), strategy seed {plan.seed} + repeat",
         f"- {len(result.runs)} crawls, {plan.parallel} at a time, {result.seconds:,.0f} s in all",
@@ -65,18 +66,37 @@ def setup_markdown(result: EvaluationResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def alpha_note(result: EvaluationResult) -> str:
+    """What LP counts: each crawl judges by its own α, which starts at the corpora's and may be
+    recalibrated on the web's first pages (scoring/web_alpha.py). Said as one α, Table 2
+    compared LP counted at different α without a word."""
+    alphas = [run.alpha for run in result.runs if run.alpha is not None]
+    starts = sorted({alpha.start for alpha in alphas}) or [result.alpha]
+    start = " or ".join(f"{value:.3f}" for value in starts)
+    if not any(alpha.moved for alpha in alphas):
+        return f"LP counts pages with R(p) > α = {start}, the corpora's; no crawl recalibrated it"
+    return (
+        f"LP counts pages with R(p) > the crawl's own α: each starts at the corpora's "
+        f"α = {start} and may recalibrate it on the web's first pages (scoring/web_alpha.py); "
+        "the runs' table gives each crawl's α, start → end per page language: Table 2 "
+        "compares LP counted at these different α"
+    )
+
+
 def _runs_table(result: EvaluationResult) -> list[str]:
-    """Every run, how it ended, and with a truth file how many of its pages it does not list."""
+    """Every run, how it ended, its α, and with a truth file how many of its pages it does not
+    list."""
     unknown = result.plan.truth is not None
     extra = " Not in the truth file |" if unknown else ""
     lines = [
-        f"| Run | Strategy | Repeat | DP | LP | Ended | Seconds |{extra}",
-        "| --- | --- | ---: | ---: | ---: | --- | ---: |" + (" ---: |" if unknown else ""),
+        f"| Run | Strategy | Repeat | DP | LP | α | Ended | Seconds |{extra}",
+        "| --- | --- | ---: | ---: | ---: | --- | --- | ---: |" + (" ---: |" if unknown else ""),
     ]
     for run in result.runs:
         ended = f"**{run.ended}** (before its budget)" if ended_early(run.ended) else run.ended
+        alpha = run.alpha or "–"
         line = (f"| {run.run_id} | {run.strategy.upper()} | {run.repeat} | {run.dp:,} | "
-                f"{run.lp:,} | {ended} | {run.seconds:,.0f} |")  # fmt: skip
+                f"{run.lp:,} | {alpha} | {ended} | {run.seconds:,.0f} |")  # fmt: skip
         if unknown:
             line += f" {run.truth_scores.unknown:,} |" if run.truth_scores else " – |"
         lines.append(line)

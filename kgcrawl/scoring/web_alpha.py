@@ -112,16 +112,16 @@ their main text, yet reach R(p) zh 0.440 through navigation alone: α raised to 
     if floors := record.get("floors"):
         said += (
             f"; {record['navigation']} of the first {record.get('floor_after') or record['after']} "
-            f"name no topic word in their main text, yet reach R(p) {_per_language(floors)} "
+            f"name no topic word in their main text, yet reach R(p) {per_language(floors)} "
             "through navigation alone: α raised to it"
         )
-    said += f", α = {_per_language(record['alphas'])}"
+    said += f", α = {per_language(record['alphas'])}"
     if "rejudged" in record:
         return said + f", and judged them again by it ({record['rejudged']} changed)"
     return said + f" from page {record['after'] + 1} on"
 
 
-def _per_language(alphas: dict[str, float]) -> str:
+def per_language(alphas: dict[str, float]) -> str:
     """{"": 0.3} → "0.300"; {"": 0.3, "en": 0.2} → "en 0.200, other 0.300"."""
     if ANY_LANGUAGE in alphas and len(set(alphas.values())) == 1:
         return f"{alphas[ANY_LANGUAGE]:.3f}"

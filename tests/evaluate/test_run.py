@@ -104,7 +104,7 @@ def test_summary_has_one_row_per_strategy(evaluated) -> None:
     )
     assert f"Values at DP = {PAGES}, the largest every run reached" in text and "†" not in text
     alpha = resolve_thresholds(load_settings("tourism")).relevance.alpha  # calibrated
-    assert f"R(p) > α = {alpha:.2f}" in text
+    assert f"each starts at the corpora's α = {alpha:.3f}" in text
     separation = next(t for t in tables if t.startswith("| α | pages above α |")).splitlines()
     # BFS raised its α at the probe (scoring/navigation_floor.py), so the row is the crawls'
     # own judgement, not one α
@@ -145,6 +145,32 @@ def test_true_harvest_and_recall_agree_with_the_sandbox(evaluated) -> None:
     pool = {row.canonical for row in manifest if row.relevant} | beyond
     for strategy, pages in found.items():
         assert float(finals[strategy]["recall"]) == pytest.approx(len(pages) / len(pool))
+
+
+def test_the_set_up_gives_the_alpha_each_crawl_counted_lp_by(evaluated) -> None:
+    """A crawl recalibrates α on the web's first pages (scoring/web_alpha.py): the set-up
+    said "R(p) > α = 0.39" while BFS's LP counted at zh 0.473 and FCITS_OH's at 0.364."""
+    text = (evaluated.out / "summary.md").read_text(encoding="utf-8")
+    assert "- LP counts pages with R(p) > the crawl's own α" in text
+    assert "Table 2 compares LP counted at these different α" in text
+    header = next(line for line in text.splitlines() if line.startswith("| Run |"))
+    column = [cell.strip() for cell in header.split("|")].index("α")
+    cells = {line.split("|")[1].strip(): line.split("|")[column].strip()
+             for line in text.splitlines() if line.startswith("| tourism-eval-")}  # fmt: skip
+    assert len(cells) == len(STRATEGIES)
+    moved = 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KGCRAWL_HOME", str(evaluated.home))
+        for run_id, cell in cells.items():
+            state = RunState.open(run_id)
+            meta = state.meta()
+            state.close()
+            start = f"{meta['settings']['relevance.alpha']:.3f}"
+            ends = meta.get("web_alpha", {}).get("alphas", {})
+            assert cell.startswith(start)
+            assert all(f"{alpha:.3f}" in cell for alpha in ends.values())
+            moved += any(f"{alpha:.3f}" != start for alpha in ends.values())
+    assert moved, "no crawl recalibrated α: the test tries nothing"
 
 
 def test_a_page_is_known_by_the_page_it_shows() -> None:
@@ -240,5 +266,5 @@ def test_no_result_from_any_crawl_is_one_line_and_exit_2(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     assert "no crawl of the evaluation gave a result" in err
     assert err.count("no page downloaded") == 2
-    assert not out.exists()
+    assert not any(out.iterdir())  # made before the crawls (test_out.py), nothing written
     assert len(list((tmp_path / "home" / "runs").iterdir())) == 2  # the runs are kept
