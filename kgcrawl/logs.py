@@ -47,7 +47,9 @@ def configure_logging(
         from rich.console import Console
         from rich.logging import RichHandler
 
-        terminal: logging.Handler = RichHandler(console=Console(stderr=True), show_path=False)
+        terminal: logging.Handler = RichHandler(
+            console=Console(stderr=True, emoji=False), show_path=False
+        )
     else:
         terminal = logging.StreamHandler(sys.stderr)
         terminal.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))

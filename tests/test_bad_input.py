@@ -166,6 +166,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("pipeline no ontology", ["pipeline", "check", "{files}/nofile.toml"], "missing.owl"),
         ("domain unknown", ["pipeline", "check", "tourismm"], "tourismm"),
         ("ontology missing", ["ontology", "show", "{files}/nosuch.owl"], "nosuch.owl"),
+        ("ontology emoji code", ["ontology", "show", "{files}/a:smile:b.owl"], "a:smile:b.owl"),
         ("ontology garbage", ["ontology", "show", "{files}/garbage.owl"], "garbage.owl"),
         ("weights missing", ["ontology", "weights", "{files}/nosuch.owl"], "nosuch.owl"),
         ("corpus missing", ["build-ontology", "{files}/nocorpus"], "nocorpus"),
@@ -184,6 +185,8 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("warc exists", [*crawl, "--warc", "{files}/full.warc.gz"], "full.warc.gz"),
         ("resolve port", [*crawl, "--resolve", "a.cn=127.0.0.1:99999"], "99999"),
         ("resolve form", [*crawl, "--resolve", "a.cn"], "a.cn"),
+        # `:abc:` was shown as the emoji it names (🔤): what the user typed is shown as written
+        ("resolve emoji code", [*crawl, "--resolve", "*=127.0.0.1:abc"], "127.0.0.1:abc: "),
         ("resolve address", [*crawl, "--resolve", "a.cn=nohost:80"], "nohost"),
         ("graph scheme", [*crawl, "--graph", "mongodb://x"], "mongodb://x"),
         ("workers zero", [*crawl, "--workers", "0"], "crawl.workers"),

@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> None:
             _drop_stdout()  # what stdout still buffers would fail again at exit
         _error(line)
     except (Interrupted, KeyboardInterrupt, typer.Abort) as exc:
-        Console().print(_stopped(getattr(exc, "run_id", None)), highlight=False, soft_wrap=True)
+        Console(emoji=False).print(_stopped(getattr(exc, "run_id", None)), highlight=False,
+                                   soft_wrap=True)  # fmt: skip
         raise SystemExit(130) from None
     if isinstance(code, int) and code:
         raise SystemExit(code)
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
 def _error(line: str, code: int = 2) -> None:
     from rich.markup import escape
 
-    Console(stderr=True).print(f"[red]error:[/red] {escape(line)}", highlight=False,
+    Console(stderr=True, emoji=False).print(f"[red]error:[/red] {escape(line)}", highlight=False,
                                soft_wrap=True)  # fmt: skip
     raise SystemExit(code) from None
 

@@ -39,8 +39,9 @@ runs_app = typer.Typer(
 )
 app.add_typer(runs_app, name="runs")
 
-console = Console()
-notices = Console(stderr=True)  # what a command says on the way; --quiet silences it
+# emoji off: `:abc:` in a path, URL or page title is shown as written, not as a picture
+console = Console(emoji=False)
+notices = Console(stderr=True, emoji=False)  # what a command says on the way; -q silences it
 
 
 class Interrupted(Exception):
