@@ -29,11 +29,19 @@ _PARENT_PREFERENCE = {Edge.SYNONYM: 0, Edge.INDUCED_BY: 1, Edge.IS_A: 2}
 
 
 def _parse_error(exc: Exception) -> str:
-    """What the parser said, on one line: rdflib's Turtle errors span four, quoting bytes."""
+    """What the parser said, on one line: rdflib's Turtle errors span four, quoting bytes,
+    and their line number is off (5 for line 2); the offset into the text is right, give or
+    take the blanks before the token it stopped at (or, at the end, after the last one). Its
+    parser runs off the end of a text cut inside a statement (IndexError)."""
     from rdflib.plugins.parsers.notation3 import BadSyntax
 
     if isinstance(exc, BadSyntax):
-        return f"line {exc.lines + 1}: {exc.args[4]}"
+        _, _, text, offset, why = exc.args
+        rest = text[offset:]
+        offset = len(text.rstrip()) if not rest.strip() else offset + len(rest) - len(rest.lstrip())
+        return f"line {text.count(chr(10), 0, offset) + 1}: {why}"
+    if isinstance(exc, IndexError):
+        return f"the text ends inside a statement ({exc})"
     return " ".join(str(exc).split())
 
 

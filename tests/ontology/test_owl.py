@@ -161,13 +161,21 @@ def test_unreadable_file_names_the_file(tmp_path) -> None:
         read_ontology(bad)
     with pytest.raises(OntologyError, match=r"missing\.ttl: no such file"):
         read_ontology(tmp_path / "missing.ttl")
-    turtle = tmp_path / "bad.ttl"  # rdflib says it in four lines, quoting the bytes read
-    turtle.write_text("@prefix : <http://x/> .\n:a a owl:Class ;\n", encoding="utf-8")
-    with pytest.raises(OntologyError) as caught:
-        read_ontology(turtle)
-    assert (
-        str(caught.value) == f'{turtle}: not a readable ontology (line 2: Prefix "owl:" not bound)'
-    )
+    # rdflib says it in four lines, quoting the bytes read, with another line number (5, 4, 39)
+    turtle = tmp_path / "bad.ttl"
+    head = "@prefix : <http://x/> .\n"
+    cases = {
+        f"{head}:a a owl:Class ;\n": 'line 2: Prefix "owl:" not bound',
+        f"{head}:a :b\n": "line 2: objectList expected",
+        f"{head}:a :b :c .\n:d :e .\n": "line 3: objectList expected",
+        (head + ":a :b :c .\n" * 30 + "garbage !!\n"): "line 32: expected directive or statement",
+        f"{head}:a :b": "the text ends inside a statement (string index out of range)",
+    }
+    for text, said in cases.items():
+        turtle.write_text(text, encoding="utf-8")
+        with pytest.raises(OntologyError) as caught:
+            read_ontology(turtle)
+        assert str(caught.value) == f"{turtle}: not a readable ontology ({said})", text
 
 
 def test_the_same_ontology_is_written_to_the_same_bytes(tmp_path) -> None:
