@@ -112,6 +112,29 @@ class _DataTable(Table):
         super().add_row(*cells, **kwargs)
 
 
+@dataclass
+class ByWidth:
+    """`wide` (a table) when the terminal has `needs` columns, else `narrow`: below that,
+    rich shrinks a text column to nothing and cuts the numbers with "…" (rich's own least
+    measure of a table is below what it takes to show it whole)."""
+
+    wide: RenderableType
+    narrow: RenderableType
+    needs: int
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.wide if self.needs <= options.max_width else self.narrow
+
+
+def table_width(columns: Sequence[int]) -> int:
+    """The width of a boxed table whose columns hold this many characters (padding 1).
+
+    >>> table_width([10, 6])
+    23
+    """
+    return sum(columns) + 3 * len(columns) + 1
+
+
 def folding_table(
     *columns: str, numeric: Sequence[str] = (), whole: Sequence[str] = (), **kwargs
 ) -> Table:

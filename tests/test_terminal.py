@@ -36,8 +36,8 @@ MISSING = "http://www.huangshan.com.cn/no-such-page-kgcrawl"  # the sandbox answ
 RUN_ID = "tourism-fcits_oh-20260101-120000-with-a-long-name"
 
 
-def at_80(renderable) -> str:
-    console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+def at_80(renderable, width: int = 80) -> str:
+    console = Console(width=width, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     console.print(renderable)
     return console.export_text()
 
@@ -122,8 +122,15 @@ def test_a_crawl_where_no_page_passed_alpha_says_the_highest_r_and_what_to_do(
 
 
 def test_weights_and_pipeline_check_fit_80_columns(monkeypatch) -> None:
-    weights = at_80(weights_table(load_topic_model("tourism")))
+    model = load_topic_model("tourism")
+    weights = at_80(weights_table(model))
     assert "…" not in weights and "0.3667" in weights and "accommodation" in weights
+    # narrower, rich shrank the concepts to nothing and cut the numbers: two lines a concept
+    narrow = at_80(weights_table(model), 60)
+    assert "…" not in narrow and max(map(len, narrow.splitlines())) <= 60
+    for iri, weight in model.weights.items():
+        label = model.ontology.concepts[iri].label("zh")
+        assert f"{label} " in narrow and f"W_T {float(weight):.4f}" in narrow
     console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     monkeypatch.setattr("kgcrawl.cli.pipeline.console", console)
     runner.invoke(app, ["pipeline", "check", "tourism", "--set", "crawl.max_pages=7"],

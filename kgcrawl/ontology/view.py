@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
 from kgcrawl.ontology.topic import TopicModel
+
+if TYPE_CHECKING:
+    from kgcrawl.fit import ByWidth
 
 
 def _row(model: TopicModel, iri: str) -> dict[str, Any]:
@@ -66,25 +68,28 @@ def ontology_tree(model: TopicModel) -> Tree:
     return nodes[onto.root]
 
 
-def weights_table(model: TopicModel) -> Table:
-    """W_T with its five factors; the English label under the concept, numbers never cut."""
-    from kgcrawl.fit import folding_table
+def weights_table(model: TopicModel) -> ByWidth:
+    """W_T with its five factors; the English label under the concept, numbers never cut:
+    a table, or on a narrow terminal two lines a concept (the factors on the second)."""
+    from kgcrawl.fit import ByWidth, folding_table, table_width
 
     numbers = ("depth", "IF_Dis", "IF_Den", "IF_Dep", "IF_Coi", "IF_Rel", "W_T")
-    topic = model.ontology.concepts[model.topic].label()
-    table = folding_table("concept", *numbers, numeric=numbers,
-                          title=f"W_T: similarity of each concept to {escape(topic)}")  # fmt: skip
+    title = f"W_T: similarity of each concept to {model.ontology.concepts[model.topic].label()}"
+    table = folding_table("concept", *numbers, numeric=numbers, title=escape(title))
+    # a label of five Chinese characters unfolded, and each number ("0.3667") whole
+    needs = table_width([10, *(max(len(name), 6) for name in numbers)])
+    lines = Text(title, style="italic")
     for iri in model.ontology.concepts:
         row = _row(model, iri)
-        f = model.factors[iri]
+        factors = [f"{float(x):.4f}" for x in model.factors[iri].as_tuple()]
         label = Text.from_markup(_labels(row, "\n"))
-        table.add_row(
-            label,
-            str(row["depth"]),
-            *(f"{float(x):.4f}" for x in f.as_tuple()),
-            f"{row['weight']:.4f}",
-        )
-    return table
+        table.add_row(label, str(row["depth"]), *factors, f"{row['weight']:.4f}")
+        lines.append("\n")
+        lines.append_text(Text.from_markup(_labels(row, " ")))
+        lines.append(f"  depth {row['depth']}  W_T {row['weight']:.4f}\n  ")
+        named = zip(numbers[1:6], factors, strict=True)
+        lines.append("  ".join(f"{name[3:]} {x}" for name, x in named), "dim")
+    return ByWidth(table, lines, needs)
 
 
 def weights_csv(model: TopicModel) -> str:
