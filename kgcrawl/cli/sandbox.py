@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kgcrawl.cli.common import console, sandbox_app
+from kgcrawl.fit import counted
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS
 
 SandboxSeed = Annotated[int, typer.Option("--seed", help="World seed.")]
@@ -97,7 +98,8 @@ def sandbox_manifest(
     out: Annotated[
         Path,
         typer.Option(
-            "--out", help="Output file: .csv, .json, or .jsonl (url and label: the --truth format)."
+            "--out",
+            help="Output file: .jsonl (the format of evaluate --truth), .csv or .json.",
         ),
     ],
     max_pages: Annotated[int, typer.Option("--max-pages", help="Pages to list.")] = 15000,
@@ -114,8 +116,8 @@ def sandbox_manifest(
     meta["max_pages"] = max_pages
     write_manifest(rows, out, meta)
     relevant = sum(r.relevant for r in rows)
-    console.print(f"{out}: {len(rows)} pages, {relevant} relevant to {domain}", soft_wrap=True,
-                  markup=False)  # fmt: skip
+    console.print(f"{out}: {counted(len(rows), 'page')}, {relevant} relevant to {domain}",
+                  soft_wrap=True, markup=False)  # fmt: skip
 
 
 @sandbox_app.command("info")

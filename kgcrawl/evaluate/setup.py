@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgcrawl.crawl.ended import ended_early
+from kgcrawl.fit import counted
 
 if TYPE_CHECKING:
     from kgcrawl.config import Settings
@@ -56,7 +57,8 @@ def setup_markdown(result: EvaluationResult) -> str:
         f"- {alpha_note(result)}",
         f"- per crawl: {result.max_pages:,} pages, metrics every {result.report_every:,}, "
         f"{plan.workers_per_crawl} worker(s), strategy seed {plan.seed} + repeat",
-        f"- {len(result.runs)} crawls, {plan.parallel} at a time, {result.seconds:,.0f} s in all",
+        f"- {counted(len(result.runs), 'crawl')}, {plan.parallel} at a time, "
+        f"{result.seconds:,.0f} s in all",
         "",
         *_runs_table(result),
     ]

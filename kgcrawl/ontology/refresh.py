@@ -138,14 +138,15 @@ class RefreshResult:
     dry_run: bool
     files: list[Path] = field(default_factory=list)
     graph: WriteReport | None = None
+    held: tuple[int, int] = (0, 0)  # relevant, irrelevant pages the source held (max_pages read)
     graph_uri: str | None = None
 
     def summary(self, files: bool = True) -> list[tuple[str, str]]:
         """(what, value) rows for the closing report (`files`: a row per file written)."""
         rows = [
             ("pages from", self.source),
-            ("relevant pages", str(self.relevant_pages)),
-            ("irrelevant pages (contrast)", str(self.irrelevant_pages)),
+            ("relevant pages", _read(self.relevant_pages, self.held[0])),
+            ("irrelevant pages (contrast)", _read(self.irrelevant_pages, self.held[1])),
             ("off-topic documents (contrast)", self._background()),
             ("corpus documents", str(self.corpus_documents)),
             ("candidate terms", f"{self.candidates}, {self._beyond_chance()}"),
@@ -255,6 +256,15 @@ def next_version(folder: Path, domain: str) -> int:
     return max([1, *taken]) + 1
 
 
+def _read(read: int, held: int) -> str:
+    """How many pages were read, and of how many when `RefreshOptions.max_pages` left some.
+
+    >>> _read(500, 598), _read(40, 40)
+    ('500 of 598, the most relevant', '40')
+    """
+    return f"{read} of {held}, the most relevant" if held > read else str(read)
+
+
 def _refresh(
     settings: Settings,
     onto: Ontology,
@@ -338,6 +348,7 @@ def _refresh(
         source=source,
         relevant_pages=len(relevant),
         irrelevant_pages=len(irrelevant),
+        held=(sum(p.relevant for p in pages), sum(not p.relevant for p in pages)),
         background_documents=len(off_topic),
         no_background=no_background,
         corpus_documents=len(corpus_docs),

@@ -4,6 +4,7 @@ nothing; pages come from a run's state or from the graph (this domain's crawls o
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -284,6 +285,9 @@ def test_alpha_given_for_the_refresh_rejudges_the_pages(world) -> None:
     pipeline = str(world / "pipelines" / "tiny.toml")
     options = RefreshOptions(run="r1", dry_run=True)
     assert refresh_ontology(pipeline, options).relevant_pages == 4
+    capped = dict(refresh_ontology(pipeline, replace(options, max_pages=3)).summary())
+    assert capped["relevant pages"] == "3 of 4, the most relevant"  # it said 3, not of what
+    assert capped["irrelevant pages (contrast)"] == "2"
     looser = RefreshOptions(run="r1", dry_run=True, overrides=("relevance.alpha=0.05",))
     assert refresh_ontology(pipeline, looser).relevant_pages == 6
     stricter = RefreshOptions(run="r1", dry_run=True, overrides=("relevance.alpha=0.95",))
