@@ -38,8 +38,9 @@ class NewPipeline:
 
 
 def read_seeds(items: Sequence[str]) -> list[str]:
-    """URLs as given, and the URLs listed in any item that is a file; checked, in order."""
-    urls: list[str] = []
+    """URLs as given, and the URLs listed in any item that is a file; checked, in order. A
+    bad one is named with where it came from: the option, or the file and its line."""
+    given: dict[str, str] = {}  # URL → where it was given
     for item in items:
         if Path(item).is_file():
             try:
@@ -49,14 +50,18 @@ def read_seeds(items: Sequence[str]) -> list[str]:
                 raise SettingsError(
                     f"--seeds {item}: cannot read the file of URLs ({why})"
                 ) from None
-            urls += [line.split("#", 1)[0].strip() for line in lines]
+            for number, line in enumerate(lines, start=1):
+                given.setdefault(line.split("#", 1)[0].strip(), f"--seeds {item} line {number}")
         else:
-            urls.append(item.strip())
-    urls = list(dict.fromkeys(url for url in urls if url))
+            given.setdefault(item.strip(), "--seeds")
+    urls = [url for url in given if url]
     for url in urls:
         parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise SettingsError(f"--seeds: not an http(s) URL, nor a file of URLs: {url!r}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            nor = ", nor a file of URLs" if given[url] == "--seeds" else ""
+            raise SettingsError(f"{given[url]}: not an http(s) URL{nor}: {url!r}")
+        if any(char.isspace() for char in parts.netloc):
+            raise SettingsError(f"{given[url]}: a space in the host name: {url!r}")
     if not urls:
         raise SettingsError("--seeds: give at least one URL, or a file with one URL a line")
     return urls

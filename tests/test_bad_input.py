@@ -83,6 +83,7 @@ def _make_world(root: Path) -> None:
     )
     (files / "binary.toml").write_bytes(b"\xff\xfe\x00garbage")
     (files / "garbage.owl").write_text("this is not RDF <<<", encoding="utf-8")
+    (files / "seeds.txt").write_text("http://a.example/\n# a comment\ngarbage line\n", "utf-8")
     (files / "full.warc.gz").write_bytes(b"an earlier archive")
     (files / "adir").mkdir()
     (files / "labels.jsonl").write_text('{"url": "http://a.cn/", "relevant": true}\n')
@@ -281,6 +282,9 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("serve port", ["sandbox", "serve", "--port", "99999"], "--port"),
         ("init no ontology", ["pipeline", "init", "x"], "--ontology"),
         ("init seeds binary", [*init, "--seeds", "{files}/binary.toml"], "binary.toml"),
+        # the file and the line, where it named neither
+        ("init seeds line", [*init, "--seeds", "{files}/seeds.txt"], "seeds.txt line 3: not"),
+        ("init seeds space", [*init, "--seeds", "http://exa mple.com/"], "space in the host"),
         (
             "init name a path",
             ["pipeline", "init", "../x", "--ontology", "o", "--seeds", "s"],
