@@ -88,3 +88,20 @@ def test_run_demo_tells_its_caller_the_stage_a_signal_stopped_it_at(tmp_path, mo
     line = stopped_line(result)
     assert line == f"demo stopped at baseline; `kgcrawl crawl --resume {baseline.run_id}`"
     assert len(line) <= 80
+
+
+def test_ctrl_c_in_a_command_without_its_own_stop_line_says_stopped(tmp_path) -> None:
+    """Typer turns a Ctrl-C inside a command into exit code 130 and says nothing: an
+    evaluation (or a build) stopped by Ctrl-C ended without a word."""
+    lattice = tmp_path / "lattice"
+    command = [sys.executable, "-m", "kgcrawl", "build-ontology", str(ROOT / "corpus" / "tourism"),
+               "--out", str(tmp_path / "t.owl"), "--lattice-dir", str(lattice)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KGCRAWL_CACHE": str(tmp_path / "cache")}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not lattice.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # made before the corpus is read: the build is under way
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert (process.returncode, stdout.strip(), stderr) == (130, "stopped", "")

@@ -18,7 +18,7 @@ from kgcrawl.cli import (  # noqa: F401
     runs,
     sandbox,
 )
-from kgcrawl.cli.common import Interrupted, app
+from kgcrawl.cli.common import Interrupted, Stopped, app
 
 # What importing this module must not load (tests/test_cli.py, benchmarks/bench_cli_startup.py).
 HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "trafilatura",
@@ -53,10 +53,13 @@ def main(argv: list[str] | None = None) -> None:
         if disk_full(exc) is not None:
             _drop_stdout()  # what stdout still buffers would fail again at exit
         _error(line)
-    except (Interrupted, KeyboardInterrupt, typer.Abort) as exc:
-        Console(emoji=False).print(_stopped(getattr(exc, "run_id", None)), highlight=False,
-                                   soft_wrap=True)  # fmt: skip
+    except Stopped:  # the command said how it stopped
         raise SystemExit(130) from None
+    except (Interrupted, KeyboardInterrupt, typer.Abort) as exc:
+        _say_stopped(getattr(exc, "run_id", None))
+        raise SystemExit(130) from None
+    if code == 130:  # Typer's answer to a Ctrl-C inside a command (evaluate's, a build's)
+        _say_stopped(None)
     if isinstance(code, int) and code:
         raise SystemExit(code)
 
@@ -78,9 +81,10 @@ def _drop_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _stopped(run_id: str | None) -> str:
+def _say_stopped(run_id: str | None) -> None:
     """How to resume the run, or that it had ended before the Ctrl-C (nothing to resume)."""
     from kgcrawl.crawl.ended import resume_note
 
     note = resume_note(run_id)
-    return f"stopped; {note}" if note else "stopped"
+    Console(emoji=False).print(f"stopped; {note}" if note else "stopped", highlight=False,
+                               soft_wrap=True)  # fmt: skip

@@ -44,6 +44,10 @@ console = Console(emoji=False)
 notices = Console(stderr=True, emoji=False)  # what a command says on the way; -q silences it
 
 
+class Stopped(Exception):
+    """A command stopped by a signal has said so (and how to go on): `main` exits 130."""
+
+
 class Interrupted(Exception):
     """Ctrl-C outside the crawl loop (which stops by itself): `main` says how to go on."""
 

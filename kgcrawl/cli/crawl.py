@@ -12,6 +12,7 @@ from kgcrawl.cli.common import (
     Interrupted,
     SandboxProfileOption,
     SetOption,
+    Stopped,
     app,
     console,
     notice,
@@ -154,7 +155,7 @@ def crawl(
         raise Interrupted(run_id) from None
     console.print(crawl_summary(result))
     if result.stopped:  # by a signal, resumable: `crawl && refresh-ontology` must not go on
-        raise typer.Exit(130)
+        raise Stopped
 
 
 def _check_executor(executor: str, ray_address: str | None, warc: Path | None) -> None:

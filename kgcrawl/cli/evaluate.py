@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kgcrawl.cli.common import SandboxProfileOption, SetOption, app, console
+from kgcrawl.cli.common import SandboxProfileOption, SetOption, Stopped, app, console
 from kgcrawl.cli.ontology import _print_refresh
 
 
@@ -127,7 +127,7 @@ def demo(
         result = run_demo(options, lambda stage: _announce(stage, STAGES, domain), show)
     if result.stopped:  # Ctrl-C: the stage it stopped at, no report, and a signal's exit code
         console.print(stopped_line(result), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(130)
+        raise Stopped
     console.print(crawl_summary(result.crawl, next_steps=False))  # the demo takes them below
     console.print(final_table(result.rows, title="metrics (true harvest: the sandbox's truth)"))
     if result.no_truth:
