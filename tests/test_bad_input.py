@@ -32,6 +32,7 @@ LOOPBACK = [
 LOOPBACK_RUN = "loopback-run"
 LABELS = "{files}/labels.jsonl"
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "tourism"
+RAINSTORM = CORPUS.parents[1] / "ontologies" / "rainstorm.owl"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -172,6 +173,17 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("weights missing", ["ontology", "weights", "{files}/nosuch.owl"], "nosuch.owl"),
         ("corpus missing", ["build-ontology", "{files}/nocorpus"], "nocorpus"),
         ("ontology out is a folder", [*build, "--out", "{files}/adir"], "adir"),  # was a traceback
+        # the option and the file, where it named the base's IRI after building the lattice
+        (
+            "build topic unknown",
+            [*build, "--base", str(RAINSTORM), "--topic", "nosuch"],
+            "--topic 'nosuch': ",
+        ),
+        (
+            "resume onto without topic",
+            ["crawl", "--resume", GOOD_RUN, "--ontology", str(RAINSTORM)],
+            "rainstorm.owl: no concept labelled '旅游'",
+        ),
     ]
     crawl = ["crawl", "tourism", *FIXED]
     evaluate = ["evaluate", "tourism", *FIXED, *LOOPBACK, "--strategies", "bfs",

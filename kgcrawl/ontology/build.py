@@ -23,7 +23,7 @@ from kgcrawl.ontology.fca import FormalContext, write_cxt
 from kgcrawl.ontology.hasse import lattice_dot, taxonomy_dot, write_diagram
 from kgcrawl.ontology.lattice import Lattice, build_lattice, check_lattice_options
 from kgcrawl.ontology.merge import Merged, merge_taxonomy, topic_root
-from kgcrawl.ontology.model import Ontology
+from kgcrawl.ontology.model import Ontology, OntologyError
 from kgcrawl.ontology.taxonomy import (
     DEFAULT_LIFT,
     DEFAULT_SECOND,
@@ -187,6 +187,8 @@ def build_ontology(
         topic = None
     else:
         topic = opts.topic
+        if topic and base.find(topic) is None:  # said before the lattice, not after it
+            raise OntologyError(f"--topic {topic!r}: {opts.base} has no concept with that label")
 
     with _timed(timings, "read"):
         corpus = read_corpus(corpus_path, lambda done, total: report("read", done, total))

@@ -79,6 +79,9 @@ def topic_model_for(settings: Settings, keywords: bool = False) -> TopicModel:
 
     rel = settings.relevance
     onto = read_ontology(settings.ontology)
+    if onto.find(settings.topic) is None:  # the file, which the user can open, not its IRI
+        raise OntologyError(f"{settings.ontology}: no concept labelled {settings.topic!r} (the "
+                            f"topic of {settings.domain})")  # fmt: skip
     return build_topic_model(onto, settings.topic, rel.k, rel.tau, keywords=keywords)
 
 
