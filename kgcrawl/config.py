@@ -245,6 +245,8 @@ def resolve_pipeline(name_or_path: str) -> Path:
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
+    if path.is_dir():  # it said "looked for pipelines//tmp.toml"
+        raise SettingsError(f"{path}: a folder, not a pipeline (a domain's name or a .toml file)")
     known = {p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.toml")}
     raise SettingsError(
         f"{name_or_path}: no pipeline named so (looked for pipelines/{name_or_path}.toml)"

@@ -167,6 +167,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         ("pipeline no seeds", ["pipeline", "check", "{files}/noseeds.toml"], "seeds"),
         ("pipeline no ontology", ["pipeline", "check", "{files}/nofile.toml"], "missing.owl"),
         ("domain unknown", ["pipeline", "check", "tourismm"], "tourismm"),
+        ("pipeline a folder", ["pipeline", "check", "{files}/adir"], "adir: a folder, not a"),
         ("ontology missing", ["ontology", "show", "{files}/nosuch.owl"], "nosuch.owl"),
         ("ontology emoji code", ["ontology", "show", "{files}/a:smile:b.owl"], "a:smile:b.owl"),
         ("ontology garbage", ["ontology", "show", "{files}/garbage.owl"], "garbage.owl"),

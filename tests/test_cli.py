@@ -110,6 +110,16 @@ def test_labels_and_settings_that_look_like_markup_show_as_written(tmp_path) -> 
     assert "kgcrawl [/b] [bold]x" in result.output
 
 
+def test_an_ontology_file_is_one_whatever_its_name(owl_file, tmp_path) -> None:
+    """A file not named .toml is read as an ontology, told by its content (it was read as
+    a pipeline: "cannot read the pipeline")."""
+    renamed = tmp_path / "tourism.png"
+    renamed.write_bytes(owl_file.read_bytes())
+    result = runner.invoke(app, ["ontology", "weights", str(renamed), "--csv"])
+    assert result.exit_code == 0, result.output
+    assert "暴雨灾害" in result.output
+
+
 def test_ontology_weights_csv(owl_file) -> None:
     result = runner.invoke(app, ["ontology", "weights", str(owl_file), "--csv"])
     assert result.exit_code == 0, result.output

@@ -64,11 +64,15 @@ def build_topic_model(
 def load_topic_model(
     domain_or_file: str, overrides: list[str] | tuple[str, ...] = ()
 ) -> TopicModel:
-    """An OWL/TTL file (topic = its root, default k and τ) or a domain's pipeline settings."""
+    """An ontology file (topic = its root, default k and τ) or a domain's pipeline settings.
+
+    A file is an ontology unless it is a .toml: `read_ontology` tells its syntax by its
+    content, whatever its name (it was read as a pipeline: "cannot read the pipeline")."""
     from kgcrawl.config import load_settings, parse_overrides
     from kgcrawl.ontology.owl import SUFFIXES, read_ontology
 
-    if Path(domain_or_file).suffix.lower() in SUFFIXES:
+    path = Path(domain_or_file)
+    if path.suffix.lower() in SUFFIXES or (path.is_file() and path.suffix.lower() != ".toml"):
         return build_topic_model(read_ontology(domain_or_file))
     return topic_model_for(load_settings(domain_or_file, parse_overrides(overrides)))
 
