@@ -56,8 +56,12 @@ def read_seeds(items: Sequence[str]) -> list[str]:
             given.setdefault(item.strip(), "--seeds")
     urls = [url for url in given if url]
     for url in urls:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError:  # "http://[::1": urlsplit's "Invalid IPv6 URL"
+            host = None
+        if not host or parts.scheme not in ("http", "https"):
             nor = ", nor a file of URLs" if given[url] == "--seeds" else ""
             raise SettingsError(f"{given[url]}: not an http(s) URL{nor}: {url!r}")
         if any(char.isspace() for char in parts.netloc):

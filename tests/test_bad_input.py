@@ -298,6 +298,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         # the file and the line, where it named neither
         ("init seeds line", [*init, "--seeds", "{files}/seeds.txt"], "seeds.txt line 3: not"),
         ("init seeds space", [*init, "--seeds", "http://exa mple.com/"], "space in the host"),
+        ("init seeds bad ipv6", [*init, "--seeds", "http://[::1/"], "not an http(s) URL"),
         (
             "init name a path",
             ["pipeline", "init", "../x", "--ontology", "o", "--seeds", "s"],

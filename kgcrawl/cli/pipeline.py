@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from kgcrawl.cli.common import SetOption, console, pipeline_app
+
+if TYPE_CHECKING:
+    from kgcrawl.config import Settings
 
 
 @pipeline_app.command("check")
@@ -36,7 +39,7 @@ def pipeline_check(
     console.print(f"[green]ok[/green] {escape(str(settings.source))}", soft_wrap=True)
 
 
-def _settings_view(settings) -> Iterator[tuple[str, Table]]:
+def _settings_view(settings: Settings) -> Iterator[tuple[str, Table]]:
     """Every resolved setting, grouped by where it came from (the pipeline file, the
     command line, the environment, α's calibration, the defaults): each group's title and
     a table of two columns without borders, whose keys never fold. At 80 columns a value
