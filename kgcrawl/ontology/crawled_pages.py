@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgcrawl.errors import KgcrawlError
@@ -51,15 +52,18 @@ def judged(pages: list[CrawledPage], settings: Settings) -> list[CrawledPage]:
     return [replace(page, relevant=page.relevance > alpha) for page in pages]
 
 
-def run_ontology(run_id: str, settings: Settings) -> Settings:
+def run_ontology(run_id: str, settings: Settings) -> tuple[Settings, Path]:
     """The settings with the ontology the run judged its pages by (its last version): the
-    one its pages refine, which need not be the pipeline's (`crawl --ontology FILE`)."""
+    one its pages refine, which need not be the pipeline's (`crawl --ontology FILE`); and
+    the folder of that file, where its new version goes (the file read may be the run's
+    copy, when the file itself changed since: crawl/versions.py)."""
     from kgcrawl.crawl.state import RunState
     from kgcrawl.crawl.versions import recorded
 
     state = RunState.open(run_id)
     try:
-        return recorded(state.meta())[-1].settings(settings, state.path.parent)
+        version = recorded(state.meta())[-1]
+        return version.settings(settings, state.path.parent), Path(version.path).parent
     finally:
         state.close()
 

@@ -211,8 +211,9 @@ def refresh_ontology(
     _check_options(opts)
     overrides = parse_overrides(list(opts.overrides))
     settings = load_settings(domain, overrides)
+    folder = settings.ontology.parent  # where the new version goes: beside the one refined
     if opts.run is not None and "ontology" not in overrides:
-        settings = run_ontology(opts.run, settings)
+        settings, folder = run_ontology(opts.run, settings)
     onto = read_ontology(settings.ontology)
     uri = settings.graph.uri
     if opts.run is None and uri == "none":
@@ -231,7 +232,7 @@ def refresh_ontology(
         else:
             pages = graph_pages(store, settings.domain, opts.max_pages)
             source = f"graph {store.uri}"
-        result = _refresh(settings, onto, judged(pages, settings), source, opts, report)
+        result = _refresh(settings, onto, judged(pages, settings), source, opts, report, folder)
         if store is not None and result.files:
             from kgcrawl.graph.writer import GraphWriter
             from kgcrawl.ontology.topic import build_topic_model
@@ -272,7 +273,9 @@ def _refresh(
     source: str,
     opts: RefreshOptions,
     report: Progress,
+    folder: Path,
 ) -> RefreshResult:
+    """The refresh proper (module docstring, steps 1–4); a new version goes into `folder`."""
     relevant = most_relevant([p for p in pages if p.relevant], opts.max_pages)
     irrelevant = most_relevant([p for p in pages if not p.relevant], opts.max_pages)
     if not relevant:
@@ -367,7 +370,6 @@ def _refresh(
     if added and not opts.dry_run:
         from kgcrawl.ontology.owl import write_ontology
 
-        folder = settings.ontology.parent
         stem = f"{settings.domain}.v{next_version(folder, settings.domain)}"
         owl_path, ttl_path = folder / f"{stem}.owl", folder / f"{stem}.ttl"
         write_ontology(result.ontology, owl_path, ttl_path)

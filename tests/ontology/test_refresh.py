@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from kgcrawl.cli import app, main
 from kgcrawl.crawl.outcome import Outcome
 from kgcrawl.crawl.state import RunState
-from kgcrawl.crawl.versions import as_meta, version_of
+from kgcrawl.crawl.versions import as_meta, keep, version_of
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.owl import read_ontology, write_ontology
 from kgcrawl.ontology.refresh import (
@@ -107,8 +107,10 @@ def make_run(
     relevant: list[str] = RELEVANT,
     irrelevant: list[str] = IRRELEVANT,
 ) -> None:
-    """A run's state with these pages (by default those above), crawled with `ontology`."""
+    """A run's state with these pages (by default those above), crawled with `ontology`,
+    which it keeps a copy of, as a crawl's `start_run` does."""
     state = RunState.create(run_id, run_meta(ontology, domain))
+    keep(version_of(ontology, 1), state.path.parent)
     texts = [(t, 0.9, True) for t in relevant] + [(t, 0.1, False) for t in irrelevant]
     for seq, (text, relevance, judged) in enumerate(texts, start=1):
         url = f"http://a.example/{seq}"
@@ -270,6 +272,10 @@ def test_a_run_refines_the_ontology_it_crawled_with_unless_told_otherwise(
     written = refresh_ontology(pipeline, untested(run="r1"))
     assert written.files[0] == built.parent / "tiny.v2.owl"
     assert written.how_to_use().endswith(f'set ontology = "{written.files[0]}" in tiny.toml')
+    write_ontology(tiny_ontology(), built)  # rebuilt in place since: the run refines its copy
+    again = refresh_ontology(pipeline, untested(run="r1"))
+    assert NS + "Cable" in again.ontology.concepts
+    assert again.files[0] == built.parent / "tiny.v3.owl", "beside the file, not the copy"
     told = untested(
         run="r1", dry_run=True, overrides=(f"ontology={world / 'ontologies' / 'tiny.owl'}",)
     )
