@@ -97,8 +97,13 @@ def test_ctrl_c_in_a_command_without_its_own_stop_line_says_stopped(tmp_path) ->
     command = [sys.executable, "-m", "kgcrawl", "build-ontology", str(ROOT / "corpus" / "tourism"),
                "--out", str(tmp_path / "t.owl"), "--lattice-dir", str(lattice)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KGCRAWL_CACHE": str(tmp_path / "cache")}
+    # SIGINT as a terminal leaves it: a test before may have set this worker to ignore it
+    # (an analyser's set-up), which the child would inherit and keep
+    def heard() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)  # fmt: skip
+                               text=True, start_new_session=True, preexec_fn=heard)  # fmt: skip
     deadline = time.monotonic() + 60
     while not lattice.exists() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)  # made before the corpus is read: the build is under way
