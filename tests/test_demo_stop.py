@@ -97,6 +97,7 @@ def test_ctrl_c_in_a_command_without_its_own_stop_line_says_stopped(tmp_path) ->
     command = [sys.executable, "-m", "kgcrawl", "build-ontology", str(ROOT / "corpus" / "tourism"),
                "--out", str(tmp_path / "t.owl"), "--lattice-dir", str(lattice)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KGCRAWL_CACHE": str(tmp_path / "cache")}
+
     # SIGINT as a terminal leaves it: a test before may have set this worker to ignore it
     # (an analyser's set-up), which the child would inherit and keep
     def heard() -> None:
