@@ -25,12 +25,12 @@ from rich.console import Console
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.ray_workers import RayWorkers
-from kgcrawl.crawl.state import RunState
+from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.crawl.view import run_details
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.sandbox.hazards import Hazard
 from kgcrawl.text.urls import host_of
-from tests.crawl.crawls import killed_and_resumed, quick_sandbox
+from tests.crawl.crawls import BASE, killed_and_resumed, quick_sandbox
 from tests.graph.test_crawl_graph import assert_parity, parity, settings_for
 
 pytestmark = pytest.mark.slow
@@ -126,6 +126,31 @@ def test_a_killed_ray_scheduler_resumes_to_a_valid_run(ray_cluster, tmp_path) ->
     assert len(set(urls)) == len(urls), "a URL fetched twice"
     assert sum(o.downloaded for o in resumed) == 150 == runs.resumed_meta["dp"]
     assert runs.resumed_meta["ended"] == "budget"
+
+
+def test_sigterm_stops_a_ray_crawl_as_it_stops_a_local_one(ray_cluster, tmp_path) -> None:
+    """`ray.init` had put its own handler on SIGTERM: a stack dump, exit 15, "ended: error"."""
+    env = {**os.environ, "KGCRAWL_HOME": str(tmp_path)}
+    sets = [a for k, v in {**BASE, "crawl.workers": 4, "crawl.max_pages": 3000}.items()
+            for a in ("--set", f"{k}={v}")]  # fmt: skip
+    state_file = tmp_path / "runs" / "t" / "state.sqlite"
+    with quick_sandbox() as resolve:
+        command = [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve", resolve[0],
+                   "--run-id", "t", "--executor", "ray", "--ray-address", ray_cluster,
+                   "--delay", "0.2", *sets]  # fmt: skip
+        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)  # fmt: skip
+        deadline = time.monotonic() + 120
+        while committed_count(state_file) < 20 and process.poll() is None:
+            assert time.monotonic() < deadline, "the crawl made no progress"
+            time.sleep(0.1)
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr[-2000:]
+    assert "--resume t" in " ".join(stdout.split())
+    state = RunState(state_file)
+    assert state.meta()["ended"] == "signal"
+    state.close()
 
 
 # A Ray of the workers' own (though RAY_ADDRESS names another): one actor a CPU, up to one
