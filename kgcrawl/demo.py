@@ -134,7 +134,7 @@ def run_demo(
     report is written (its figures would compare part of a crawl). A crawl it stopped
     stays resumable (`stopped_line` says how).
     """
-    from kgcrawl.config import load_settings
+    from kgcrawl.config import load_settings, parse_overrides
     from kgcrawl.evaluate.report import plot_metrics, unplotted
     from kgcrawl.graph.server import stop
     from kgcrawl.graph.store import start_embedded
@@ -146,6 +146,8 @@ def run_demo(
         if value is not None and value < 1:
             raise DemoError(f"{name} must be at least 1, got {value}")
     check_world(opts.sandbox_size, opts.sandbox_profile)
+    # --set checked now, not after the ontology stage had run and written its files
+    load_settings(opts.domain, parse_overrides(list(opts.overrides)))
     shipped = load_settings(opts.domain)
     corpus = shipped.source.parent.parent / "corpus" / shipped.domain
     if not corpus.is_dir():

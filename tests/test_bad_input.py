@@ -336,6 +336,16 @@ def test_bad_input_is_one_line_and_exit_2(argv, named, home, capsys) -> None:
     assert sorted(p.name for p in (home / "home" / "runs").iterdir()) == runs_before
 
 
+def test_a_bad_demo_setting_stops_it_before_anything_is_written(home, capsys) -> None:
+    """It was checked after the ontology stage, which had built and written its files."""
+    out = home / "files" / "demo"
+    with pytest.raises(SystemExit) as ended:
+        main(["demo", "--out", str(out), "--set", "foo.bar=1"])
+    assert ended.value.code == 2
+    assert "unknown key 'foo.bar'" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_runs_list_names_the_damaged_runs_and_goes_on(capsys) -> None:
     main(["runs", "list"])
     out = capsys.readouterr().out
