@@ -15,12 +15,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from kgcrawl.calibrate import default_positives, readable_corpus
 from kgcrawl.config import SettingsError, load_settings
 from kgcrawl.names import check_domain_name
-from kgcrawl.settings_checks import LANGUAGES
+from kgcrawl.settings_checks import LANGUAGES, seed_problem
 from kgcrawl.suggest import did_you_mean
 
 
@@ -56,16 +55,10 @@ def read_seeds(items: Sequence[str]) -> list[str]:
             given.setdefault(item.strip(), "--seeds")
     urls = [url for url in given if url]
     for url in urls:
-        try:
-            parts = urlsplit(url)
-            host = parts.hostname
-        except ValueError:  # "http://[::1": urlsplit's "Invalid IPv6 URL"
-            host = None
-        if not host or parts.scheme not in ("http", "https"):
+        problem = seed_problem(url)
+        if problem:
             nor = ", nor a file of URLs" if given[url] == "--seeds" else ""
-            raise SettingsError(f"{given[url]}: not an http(s) URL{nor}: {url!r}")
-        if any(char.isspace() for char in parts.netloc):
-            raise SettingsError(f"{given[url]}: a space in the host name: {url!r}")
+            raise SettingsError(f"{given[url]}: {problem}{nor}: {url!r}")
     if not urls:
         raise SettingsError("--seeds: give at least one URL, or a file with one URL a line")
     return urls

@@ -86,6 +86,27 @@ def graph_uri_problem(uri: str) -> str:
     return ""
 
 
+def seed_problem(url: str) -> str:
+    """What keeps `url` from being a seed ("" when nothing): a pipeline's and `pipeline init
+    --seeds` are checked alike.
+
+    >>> seed_problem("http://a.cn/"), seed_problem("ftp://a.cn/"), seed_problem("http://a b/")
+    ('', 'not an http(s) URL', 'a space in the host name')
+    >>> seed_problem("http://a.cn:x/")
+    "not a URL (Port could not be cast to integer value as 'x')"
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no port
+    except ValueError as exc:  # "http://[::1": "Invalid IPv6 URL"
+        return f"not a URL ({exc})"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "not an http(s) URL"
+    if any(char.isspace() for char in parts.netloc):
+        return "a space in the host name"
+    return ""
+
+
 def check_settings(settings: Settings, fail: Fail, check_ontology: bool) -> None:
     """Calls `fail` with the first key whose value is refused, and why."""
     language = settings.language
@@ -202,13 +223,9 @@ def check_settings(settings: Settings, fail: Fail, check_ontology: bool) -> None
     if not settings.seeds:
         fail("seeds", "needs at least one seed URL")
     for seed in settings.seeds:
-        try:
-            parts = urlsplit(seed)
-            parts.port  # noqa: B018 - raises ValueError for a port that is no port
-        except ValueError as exc:
-            fail("seeds", f"not a URL: {seed!r} ({exc})")
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            fail("seeds", f"not an http(s) URL: {seed!r}")
+        problem = seed_problem(seed)
+        if problem:
+            fail("seeds", f"{problem}: {seed!r}")
     if not check_ontology:
         return
     if not settings.ontology.is_file():

@@ -155,6 +155,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         "anchors.url_host=enabled": "anchors.url_host",  # was False
         "tabu.aspiration=flase": "tabu.aspiration",  # was False
         "language=klingon": "language",
+        "seeds=http://exa mple.com/": "'seeds': a space in the host name",  # as pipeline init
         "relevance.r=[0.1,0.2]": "'relevance.r': expected a list of 3 numbers",
     }
     cases = [(f"set {value}", [*check, value], key) for value, key in settings.items()]
@@ -298,7 +299,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         # the file and the line, where it named neither
         ("init seeds line", [*init, "--seeds", "{files}/seeds.txt"], "seeds.txt line 3: not"),
         ("init seeds space", [*init, "--seeds", "http://exa mple.com/"], "space in the host"),
-        ("init seeds bad ipv6", [*init, "--seeds", "http://[::1/"], "not an http(s) URL"),
+        ("init seeds bad ipv6", [*init, "--seeds", "http://[::1/"], "not a URL (Invalid IPv6"),
         (
             "init name a path",
             ["pipeline", "init", "../x", "--ontology", "o", "--seeds", "s"],
