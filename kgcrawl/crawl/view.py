@@ -185,9 +185,8 @@ def failure_line(result: CrawlResult, proxy: str | None = None) -> str:
     shown = ", ".join(f"{reason} {count}" for reason, count in result.failures[:3])
     more = len(result.failures) - 3
     if more > 0:
-        shown += f" and {more} other reason" + ("s" if more > 1 else "")
-    urls = "URL" if total == 1 else "URLs"
-    line = f"{total} {urls} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
+        shown += f" and {counted(more, 'other reason')}"
+    line = f"{counted(total, 'URL')} gave no page: {shown} (`kgcrawl runs show {result.run_id}`)"
     reasons = {reason for reason, _ in result.failures}
     if REFUSED in reasons:
         line += "; private and loopback addresses are refused unless "
