@@ -77,12 +77,26 @@ def _close(*sockets: socket.socket) -> None:
 def stopped_by_signals(flag: StopFlag) -> Iterator[None]:
     """SIGINT and SIGTERM set `flag` meanwhile (in the main thread only: elsewhere Python
     takes no handler, and the caller's main thread keeps its own)."""
+    with handlers_kept() as main:
+        if main:
+            for sig in _SIGNALS:
+                signal.signal(sig, lambda *_: flag.set())
+        yield
+
+
+@contextmanager
+def handlers_kept() -> Iterator[bool]:
+    """SIGINT's and SIGTERM's handlers as they were before, whatever the block sets: `ray.init`
+    puts its own C handler on SIGTERM, which printed a stack dump and killed a Ray crawl
+    (exit 15, "ended: error") where the crawl's handler would have stopped it, resumable.
+    Yields whether this is the main thread, the only one that can set handlers."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield False
         return
-    previous = {sig: signal.signal(sig, lambda *_: flag.set()) for sig in _SIGNALS}
+    kept = {sig: signal.getsignal(sig) for sig in _SIGNALS}
     try:
-        yield
+        yield True
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        for sig, handler in kept.items():
+            if handler is not None:  # None: set outside Python, nothing to put back
+                signal.signal(sig, handler)

@@ -19,12 +19,9 @@ from __future__ import annotations
 import logging
 import math
 import os
-import signal
 import socket
 import threading
-from collections.abc import Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from kgcrawl.config import Fetch
@@ -33,6 +30,7 @@ from kgcrawl.crawl.analyse import StageTimes, analyse_result
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.workers import Done, fetch_and_analyse
 from kgcrawl.errors import KgcrawlError
+from kgcrawl.stop_flag import handlers_kept
 from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
@@ -45,23 +43,6 @@ INSTALL_HINT = "the ray executor needs Ray: pip install 'kgcrawl[ray]'"
 
 class RayUnavailable(KgcrawlError):
     """Ray is not installed, the cluster cannot be reached, or it cannot place the actors."""
-
-
-@contextmanager
-def _signal_handlers_kept() -> Iterator[None]:
-    """SIGINT's and SIGTERM's handlers as they were before: `ray.init` puts its own C handler
-    on SIGTERM, which printed a stack dump and killed the crawl (exit 15, the run "ended:
-    error") where the crawl's would have stopped it, resumable."""
-    if threading.current_thread() is not threading.main_thread():  # no handler there
-        yield
-        return
-    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in kept.items():
-            if handler is not None:  # None: set outside Python, nothing to put back
-                signal.signal(sig, handler)
 
 
 class PageWorker:
@@ -162,7 +143,7 @@ class RayWorkers:
             try:
                 # no address: a new Ray of the crawl's own ("local"), not one that
                 # RAY_ADDRESS or the last `ray start` on this machine names
-                with _signal_handlers_kept():
+                with handlers_kept():
                     ray.init(address=address or "local", include_dashboard=False,
                              log_to_driver=False, configure_logging=False)  # fmt: skip
             except (ConnectionError, RuntimeError, ValueError) as exc:
