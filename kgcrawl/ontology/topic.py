@@ -43,11 +43,13 @@ def build_topic_model(
     k: tuple[float, ...] | tuple[Fraction, ...] = DEFAULT_K,
     tau: float | Fraction = 1,
     keywords: bool = False,
+    source: str | Path | None = None,
 ) -> TopicModel:
-    """W_T from the five factors, or every weight 1 for the `keywords` baselines."""
+    """W_T from the five factors, or every weight 1 for the `keywords` baselines. A topic no
+    concept holds is named with `source`, the file the user can open, else the IRI."""
     concept = onto.find(topic) if topic else onto.concepts[onto.root]
     if concept is None:
-        raise OntologyError(f"{onto.iri}: no concept {topic!r}")
+        raise OntologyError(f"{source or onto.iri}: no concept labelled {topic!r}")
     k_exact = tuple(_exact(x) for x in k)
     tau_exact = _exact(tau)
     weights = (
@@ -83,10 +85,7 @@ def topic_model_for(settings: Settings, keywords: bool = False) -> TopicModel:
 
     rel = settings.relevance
     onto = read_ontology(settings.ontology)
-    if onto.find(settings.topic) is None:  # the file, which the user can open, not its IRI
-        raise OntologyError(f"{settings.ontology}: no concept labelled {settings.topic!r} (the "
-                            f"topic of {settings.domain})")  # fmt: skip
-    return build_topic_model(onto, settings.topic, rel.k, rel.tau, keywords=keywords)
+    return build_topic_model(onto, settings.topic, rel.k, rel.tau, keywords, settings.ontology)
 
 
 def _exact(x: float | Fraction) -> Fraction:
