@@ -40,7 +40,6 @@ from kgcrawl.scoring.relevance import topic_matcher
 from kgcrawl.text.main_text import EXTRACTORS as SHIPPED
 from kgcrawl.text.main_text import extract_resiliparse, extract_trafilatura
 from kgcrawl.text.matching import TopicMatcher
-from kgcrawl.text.tokenize import use_trie_dictionary
 
 CORPORA = Path(__file__).resolve().parent.parent / "corpus"
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_]+")
@@ -131,7 +130,6 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=500)
     parser.add_argument("--profiles", nargs="+", default=["default", "sparse", "flat"])
     args = parser.parse_args()
-    use_trie_dictionary()
     for domain in ("tourism", "rainstorm"):
         matcher = topic_matcher(topic_model_for(load_settings(domain)))
         warm = sandbox_pages(World(1, "small", "default"), domain, 30)
