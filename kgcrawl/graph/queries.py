@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcrawl.config import CHECKOUT
+from kgcrawl.fit import counted
 from kgcrawl.graph.errors import GraphError, GraphQueryError
 from kgcrawl.graph.store import GraphStore, QueryResult, connect
 from kgcrawl.suggest import did_you_mean
@@ -217,14 +218,10 @@ class Contents:
             return "holds nothing yet (no crawl wrote it)"
         domains = ", ".join(f"{domain} {n}" for domain, n in sorted(self.crawls.items()))
         return (
-            f"holds {_counted(sum(self.crawls.values()), 'crawl')} ({domains or 'none'}): "
-            f"{_counted(self.pages, 'page')} on {_counted(self.hosts, 'host')}; "
-            f"{_counted(self.concepts, 'concept')}"
+            f"holds {counted(sum(self.crawls.values()), 'crawl')} ({domains or 'none'}): "
+            f"{counted(self.pages, 'page')} on {counted(self.hosts, 'host')}; "
+            f"{counted(self.concepts, 'concept')}"
         )
-
-
-def _counted(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 def graph_contents(home: Path | None = None) -> Contents:

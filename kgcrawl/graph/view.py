@@ -7,7 +7,7 @@ import io
 import json
 from typing import Any
 
-from kgcrawl.fit import Records
+from kgcrawl.fit import Records, counted
 from kgcrawl.graph.store import QueryResult
 from kgcrawl.runs import iso_time
 
@@ -27,7 +27,7 @@ def result_table(result: QueryResult, title: str | None = None) -> Records:
     numbers = frozenset(
         c for i, c in enumerate(columns) if i not in times and all(_is_number(r[i]) for r in rows)
     )
-    caption = f"{len(rows)} row{'s' * (len(rows) != 1)}"
+    caption = counted(len(rows), "row")
     table = Records(columns, title=title, caption=caption, numeric=numbers)
     for cells in readable_rows(result, times):
         table.add_row(*cells)

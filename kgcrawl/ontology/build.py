@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+from kgcrawl.fit import counted
 from kgcrawl.names import check_domain_name
 from kgcrawl.ontology.fca import FormalContext, write_cxt
 from kgcrawl.ontology.hasse import lattice_dot, taxonomy_dot, write_diagram
@@ -307,7 +308,7 @@ def _no_terms(
     """Why the corpus gave no term, and what would give some: a class needs a term."""
     if opts.max_df * n_docs < opts.min_df:
         why = (
-            f"with {n_docs} document{'s' * (n_docs != 1)} no word can be in {opts.min_df} or "
+            f"with {counted(n_docs, 'document')} no word can be in {opts.min_df} or "
             f"more (--min-df) and in at most {opts.max_df:.0%} of them (--max-df {opts.max_df:g})"
         )
     elif selection.candidates:
