@@ -6,8 +6,6 @@ Heavy libraries are imported inside the commands so that `kgcrawl --help` starts
 
 from __future__ import annotations
 
-from rich.console import Console
-
 from kgcrawl.cli import (  # noqa: F401
     calibrate,
     crawl,
@@ -18,7 +16,7 @@ from kgcrawl.cli import (  # noqa: F401
     runs,
     sandbox,
 )
-from kgcrawl.cli.common import Interrupted, Stopped, app
+from kgcrawl.cli.common import Interrupted, Stopped, app, console, notices
 
 # What importing this module must not load (tests/test_cli.py, benchmarks/bench_cli_startup.py).
 HEAVY_MODULES = ("numpy", "scipy", "owlready2", "rdflib", "jieba", "lxml", "trafilatura",
@@ -67,8 +65,7 @@ def main(argv: list[str] | None = None) -> None:
 def _error(line: str, code: int = 2) -> None:
     from rich.markup import escape
 
-    Console(stderr=True, emoji=False).print(f"[red]error:[/red] {escape(line)}", highlight=False,
-                               soft_wrap=True)  # fmt: skip
+    notices.print(f"[red]error:[/red] {escape(line)}", highlight=False, soft_wrap=True)
     raise SystemExit(code) from None
 
 
@@ -86,5 +83,4 @@ def _say_stopped(run_id: str | None) -> None:
     from kgcrawl.crawl.ended import resume_note
 
     note = resume_note(run_id)
-    Console(emoji=False).print(f"stopped; {note}" if note else "stopped", highlight=False,
-                               soft_wrap=True)  # fmt: skip
+    console.print(f"stopped; {note}" if note else "stopped", highlight=False, soft_wrap=True)
