@@ -13,7 +13,7 @@ Stages, each timed (the times go into the report):
    it crawls half the budget (`baseline_pages`): BFS runs into the sandbox's
    hanging pages and Crawl-delay hosts far more than fcits_oh, and a whole budget
    of it would double the demo's time; the report and the plots say so;
-4. queries — three saved queries of `neo4j/queries/`;
+4. queries — three saved queries of `neo4j/queries/`, on this demo's crawl;
 5. refresh — `refresh-ontology --run`: new terms from the run's relevant pages,
    the new version written beside the demo's ontology (`<out>/ontology/`), so a
    demo never changes the repository;
@@ -22,6 +22,7 @@ Stages, each timed (the times go into the report):
    fcits_oh against BFS (a metric zero everywhere is not drawn, and the report
    says which), and `<out>/report.md`.
 
+A demo into a folder that holds an earlier demo replaces it (`_clear_earlier`).
 The embedded graph server is started once for the whole demo (and stopped at
 the end when the demo started it), so every stage talks to the same server.
 """
@@ -117,6 +118,7 @@ class DemoResult:
     unplotted: dict[str, str] = field(default_factory=dict)  # metric → why it was not drawn
     runs: dict[str, str] = field(default_factory=dict)  # crawl stage → its run, named as it begins
     stopped: str | None = None  # the stage a signal (Ctrl-C) stopped the demo at: no report
+    replaced: list[Path] = field(default_factory=list)  # an earlier demo's files in `out`
 
     @property
     def total_seconds(self) -> float:
@@ -157,7 +159,7 @@ def run_demo(
         )
     out = opts.out
     out.mkdir(parents=True, exist_ok=True)
-    result = DemoResult(opts, out / "report.md")
+    result = DemoResult(opts, out / "report.md", replaced=_clear_earlier(out))
     stage = _stages(result, on_stage or (lambda name: None))
 
     _, started = start_embedded()
@@ -177,7 +179,7 @@ def run_demo(
             if result.baseline.stopped:
                 raise _Stopped
         with stage("queries"):
-            result.queries = _queries(settings.domain)
+            result.queries = _queries(settings.domain, result.crawl.run_id)
         with stage("refresh"):
             run_id = result.crawl.run_id
             result.refresh, result.refresh_skipped = _refresh(
@@ -198,6 +200,26 @@ def run_demo(
 
     result.report.write_text(report_markdown(result), encoding="utf-8")
     return result
+
+
+def _clear_earlier(out: Path) -> list[Path]:
+    """An earlier demo's report, plots and refreshed versions in `out`, removed.
+
+    A demo into the same folder replaces the earlier one: a plot this one does not draw
+    or a refresh it skips would otherwise leave the earlier file, which passes for this
+    demo's. Only a folder holding a demo's report is cleared, and only the files a demo
+    names so; the ontology stage writes its own files over the earlier ones.
+    """
+    from kgcrawl.evaluate.report import PLOTTED
+
+    if not (out / "report.md").is_file():
+        return []
+    patterns = ("report.md", *(f"*-{metric}.png" for metric in PLOTTED),
+                "ontology/*.v[0-9]*.owl", "ontology/*.v[0-9]*.ttl")  # fmt: skip
+    earlier = sorted({path for pattern in patterns for path in out.glob(pattern)})
+    for path in earlier:
+        path.unlink()
+    return earlier
 
 
 def _stages(result: DemoResult, on_stage: Callable[[str], None]):
@@ -285,14 +307,14 @@ def _sandbox_request(opts: DemoOptions, run_id: str) -> CrawlRequest:
                         sandbox_profile=opts.sandbox_profile, run_id=run_id)  # fmt: skip
 
 
-def _queries(domain: str) -> list[tuple[str, QueryResult]]:
-    """The saved queries on the demo's domain: the graph may hold crawls of others."""
+def _queries(domain: str, run_id: str) -> list[tuple[str, QueryResult]]:
+    """The saved queries on the demo's crawl and domain: the graph may hold other crawls
+    (an earlier demo's, of this domain too), and their pages may name other domains' concepts."""
     from kgcrawl.graph.queries import run_query
 
-    return [
-        (name, run_query(saved=name, params=params | {"domain": domain}, uri="embedded"))
-        for name, params in QUERIES
-    ]
+    mine = {"domain": domain, "crawl": run_id}
+    return [(name, run_query(saved=name, params=params | mine, uri="embedded"))
+            for name, params in QUERIES]  # fmt: skip
 
 
 def _refresh(

@@ -24,6 +24,12 @@ SECTIONS = ("## Stage times", "## Ontology", "## Crawl", "## α against the trut
 
 def _demo(home: Path, out: Path, *args: str) -> str:
     """The report of a demo run at 80 columns, whose terminal output cut no table cell."""
+    _demo_output(home, out, *args)
+    return (out / "report.md").read_text(encoding="utf-8")
+
+
+def _demo_output(home: Path, out: Path, *args: str) -> str:
+    """What a demo run at 80 columns printed, having cut no table cell."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KGCRAWL_HOME", str(home))
         patch.delenv("KGCRAWL_GRAPH_URI", raising=False)
@@ -33,7 +39,7 @@ def _demo(home: Path, out: Path, *args: str) -> str:
     cut = [line for line in result.output.splitlines() if "…" in line]
     assert not cut, f"cells cut at 80 columns: {cut}"
     assert "next: " not in result.output  # the demo queries and refreshes itself
-    return (out / "report.md").read_text(encoding="utf-8")
+    return result.output
 
 
 def _section(report: str, heading: str) -> str:
@@ -134,18 +140,29 @@ def test_on_an_english_web_the_demo_ontology_judges_pages_as_well_as_the_best_th
 
 
 def test_demo_without_relevant_pages_says_why_there_is_no_refresh(tmp_path) -> None:
-    report = _demo(tmp_path / "home", tmp_path / "demo", "--max-pages", "30",
-                   "--set", "relevance.alpha=0.99")  # fmt: skip
+    """A second demo into the same folder and graph, which finds no relevant page: its
+    report is of its own crawl alone, and no file of the first passes for one of its own."""
+    home, out = tmp_path / "home", tmp_path / "demo"
+    first = _demo(home, out, "--max-pages", "30", "--set", "relevance.alpha=0.3")
+    assert (out / "ontology" / "tourism.v2.owl").is_file() and (out / "tourism-lp.png").is_file()
+    printed = _demo_output(home, out, "--max-pages", "30", "--set", "relevance.alpha=0.99")
+    assert re.search(r"report: \S+ \(it replaced the earlier demo's \d+ files\)", printed)
+    report = (out / "report.md").read_text(encoding="utf-8")
+    runs = sorted(path.name for path in (home / "runs").iterdir() if "fcits_oh" in path.name)
+    assert len(runs) == 2 and runs[0] in _section(first, "### crawl_summary")
+    summary = _section(report, "### crawl_summary").split("\n### ")[0]  # its table alone
+    rows = [line for line in summary.splitlines() if line.startswith("| ")][2:]
+    assert [row.split("|")[1].strip() for row in rows] == [runs[1]]
     terms = _section(report, "## New terms")
     assert terms.startswith("No refresh: no relevant page")
     assert re.search(r"α = 0\.99; the highest R\(p\) was 0\.\d\d", terms)
-    assert not (tmp_path / "demo" / "ontology" / "tourism.v2.owl").exists()
+    assert not (out / "ontology" / "tourism.v2.owl").exists()
     # No page passed α in either crawl: LP and AC are zero everywhere, and not drawn.
     plots = _section(report, "## Plots")
     assert "tourism-lp.png" not in plots and "tourism-ac.png" not in plots
     assert "Not drawn: lp (zero everywhere); ac (zero everywhere); recall (not" in plots
     assert "tourism-true_harvest.png" in plots
-    assert not (tmp_path / "demo" / "tourism-lp.png").exists()
+    assert not (out / "tourism-lp.png").exists()
 
 
 def test_demo_on_a_domain_the_sandbox_has_no_truth_for_says_so(tmp_path) -> None:

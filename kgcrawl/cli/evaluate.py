@@ -117,6 +117,7 @@ def demo(
     from kgcrawl.crawl.view import crawl_summary, live_progress
     from kgcrawl.demo import STAGES, DemoOptions, run_demo, stopped_line
     from kgcrawl.evaluate.view import final_table
+    from kgcrawl.fit import counted
     from kgcrawl.graph.view import result_table
 
     options = DemoOptions(out=out, domain=domain, max_pages=max_pages,
@@ -142,7 +143,9 @@ def demo(
     for name, seconds in [*result.seconds.items(), ("total", result.total_seconds)]:
         times.add_row(name, f"{seconds:.1f}")
     console.print(times)
-    console.print(f"report: {result.report}", highlight=False, markup=False)
+    replaced = f" (it replaced the earlier demo's {counted(len(result.replaced), 'file')})"
+    console.print(f"report: {result.report}{replaced if result.replaced else ''}",
+                  highlight=False, markup=False, soft_wrap=True)  # fmt: skip
 
 
 def _announce(stage: str, stages: dict[str, str], domain: str) -> None:

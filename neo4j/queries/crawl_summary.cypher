@@ -4,8 +4,9 @@
 // Failed fetches (status other than "ok") are not downloaded pages. Each crawl's own
 // judgement is on its FETCHED edge (a later crawl may judge the same Page otherwise).
 // @param domain = ""  only the crawls of this domain ("" = every crawl)
+// @param crawl = ""  only this crawl, by its id ("" = every crawl)
 MATCH (c:Crawl)-[f:FETCHED]->(p:Page)
-WHERE f.status = 'ok' AND ($domain = '' OR c.domain = $domain)
+WHERE f.status = 'ok' AND ($domain = '' OR c.domain = $domain) AND ($crawl = '' OR c.id = $crawl)
 WITH c, count(p) AS pages, count(CASE WHEN f.relevant THEN 1 END) AS relevant,
      avg(f.relevance) AS mean_relevance, stDevP(f.relevance) AS sd_relevance,
      count(DISTINCT p.host) AS hosts

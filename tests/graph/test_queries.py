@@ -163,6 +163,26 @@ def test_the_summary_hosts_and_concepts_of_one_domain_in_a_graph_of_two(
         assert {row[column] for row in rows} == ({domain} if domain else {"tourism", "rainstorm"})
 
 
+@pytest.mark.parametrize(
+    ("crawl", "hosts", "concepts"),
+    [
+        # c as run-1 judged it; the concepts a page names are the page's, whoever fetched it
+        ("run-1", [["h1", 2, 2], ["h2", 1, 0]], {"景点", "旅游", "交通", "暴雨"}),
+        ("run-2", [["h2", 1, 1], ["h3", 1, 0]], {"旅游", "交通", "暴雨"}),  # not a's and b's 景点
+    ],
+)
+def test_the_summary_hosts_and_concepts_of_one_crawl(graph_store, crawl, hosts, concepts) -> None:
+    _rainstorm_crawl_too(Backend("falkordb", graph_store))
+    answers = {}
+    for name in ("crawl_summary", "hosts_by_harvest", "top_concepts"):
+        query = load_saved(name)
+        answers[name] = graph_store.run(query.cypher, query.bind({"crawl": crawl})).records()
+    assert [row["crawl"] for row in answers["crawl_summary"]] == [crawl]
+    hosts_found = answers["hosts_by_harvest"]
+    assert [[h["host"], h["pages"], h["relevant"]] for h in hosts_found] == hosts
+    assert {row["concept"] for row in answers["top_concepts"]} == concepts
+
+
 def test_parameters_from_the_command_line() -> None:
     assert parse_params(
         ["limit=5", "concept=旅游", "a=0.7", 'quoted="20"', "url=http://x/?q=1"]
