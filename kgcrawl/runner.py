@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -32,6 +32,7 @@ from kgcrawl.crawl.engine import (
 )
 from kgcrawl.crawl.state import RunState
 from kgcrawl.crawl.versions import switch_ontology
+from kgcrawl.crawl.workers import WorkersUnavailable
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.sandbox.hazards import CRAWL_DELAY_SECONDS
 
@@ -155,6 +156,7 @@ def crawl(
     check_request(request, new_run=state is None, new_archive=new_archive)
     if state is None:
         settings = resolve_thresholds(settings, _announce)
+    begun = state is None  # a run this call begins: removed if its workers never start
     with ExitStack() as stack:
         if state is not None:
             stack.callback(state.close)  # and its run lock, whatever happens next
@@ -179,7 +181,12 @@ def crawl(
                         on_commit=sink, on_progress=on_progress, on_outcome=on_outcome,
                         executor=Executor(request.executor, request.ray_address))  # fmt: skip
         replayed = engine.replay()
-        result = engine.run()
+        try:
+            result = engine.run()
+        except WorkersUnavailable:
+            if begun and not state.count():
+                _discard(state, sink)
+            raise
         if sink is not None and _finish_graph(sink, settings, state, replayed):
             result.graph = settings.graph.uri.strip()
         return result
@@ -233,6 +240,19 @@ def _own_archive(run_id: str, recorded: Path, meta: dict, given: Path | None) ->
     if problem:
         raise RequestError(f"run {run_id}'s archive {recorded}: {problem}")
     return recorded
+
+
+def _discard(state: RunState, sink: GraphSink | None) -> None:
+    """Remove a run that fetched nothing, and its Crawl node: its --run-id starts afresh."""
+    from kgcrawl.graph.errors import GraphError
+    from kgcrawl.runs import delete_run
+
+    run_id = state.meta()["run_id"]
+    if sink is not None:
+        with suppress(GraphError):  # a node left behind counts no page
+            sink.writer.forget_crawl(run_id)
+    state.close()  # its lock too, which delete_run takes
+    delete_run(run_id)
 
 
 def _graph_sink(settings: Settings, state: RunState) -> GraphSink | None:

@@ -186,7 +186,7 @@ class Executor:
         if self.kind == "ray":
             from kgcrawl.crawl.ray_workers import RayUnavailable, import_ray, unreachable
 
-            import_ray()
+            import_ray(self.address)
             why = unreachable(self.address) if self.address else None
             if why is not None:
                 raise RayUnavailable(f"cannot reach the Ray cluster at {self.address}: {why}")

@@ -22,14 +22,14 @@ import os
 import socket
 import threading
 from concurrent.futures import Future
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from kgcrawl.config import Fetch
 from kgcrawl.crawl.addresses import Mapping
 from kgcrawl.crawl.analyse import StageTimes, analyse_result
 from kgcrawl.crawl.fetch import Fetcher
-from kgcrawl.crawl.workers import Done, fetch_and_analyse
-from kgcrawl.errors import KgcrawlError
+from kgcrawl.crawl.workers import Done, WorkersUnavailable, fetch_and_analyse
 from kgcrawl.stop_flag import handlers_kept
 from kgcrawl.text.analysis import NO_CONTEXT, LinkOptions
 from kgcrawl.text.matching import TopicMatcher
@@ -41,7 +41,7 @@ _TOKEN_NOTICE = "ray._private.authentication.authentication_token_setup"
 INSTALL_HINT = "the ray executor needs Ray: pip install 'kgcrawl[ray]'"
 
 
-class RayUnavailable(KgcrawlError):
+class RayUnavailable(WorkersUnavailable):
     """Ray is not installed, the cluster cannot be reached, or it cannot place the actors."""
 
 
@@ -110,8 +110,41 @@ def unreachable(address: str, timeout: float = 5.0) -> str | None:
     return None
 
 
-def import_ray():
-    """The ray module, or one line saying how to install it."""
+def _client_token(address: str | None) -> None:
+    """Token authentication on for a ray:// client when a token exists, as `ray.init` turns
+    it on for a cluster's own address (Ray 2.60: its client went without the token, the
+    server refused it, and the crawl failed after 30 s with "ray client connection
+    timeout"). Ray reads the mode once, so this comes before it is imported; an explicit
+    RAY_AUTH_MODE is left as it is."""
+    if not (address or "").startswith("ray://") or "RAY_AUTH_MODE" in os.environ:
+        return
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or Path.home() / ".ray" / "auth_token"
+    if os.environ.get("RAY_AUTH_TOKEN") or Path(path).is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+def _init(ray, address: str | None) -> None:
+    """Connect to the cluster at `address`, or start a Ray of the crawl's own (None: "local",
+    not one that RAY_ADDRESS or the last `ray start` on this machine names).
+
+    A ray:// client is refused now and then as its server starts the process that serves
+    it (Ray 2.60's proxier reads the command line of a process that has just exited: 1 of
+    7 connections to a fresh `ray start --head`); the next connection gets a new one.
+    """
+    for attempt in range(2):
+        try:
+            with handlers_kept():
+                ray.init(address=address or "local", include_dashboard=False,
+                         log_to_driver=False, configure_logging=False)  # fmt: skip
+            return
+        except ConnectionError as exc:
+            if attempt or "Initialization failure from server" not in str(exc):
+                raise
+
+
+def import_ray(address: str | None = None):
+    """The ray module, or one line saying how to install it; `address`: the cluster's."""
+    _client_token(address)
     try:
         import ray
     except ImportError:
@@ -131,7 +164,7 @@ class RayWorkers:
         options: LinkOptions = NO_CONTEXT,
         address: str | None = None,
     ) -> None:
-        ray = import_ray()
+        ray = import_ray(address)
         self.ray = ray
         self.capacity = capacity
         self._owns_ray = not ray.is_initialized()
@@ -141,11 +174,7 @@ class RayWorkers:
             # only as long, and `ray start` told the owner of any other
             logging.getLogger(_TOKEN_NOTICE).setLevel(logging.ERROR)
             try:
-                # no address: a new Ray of the crawl's own ("local"), not one that
-                # RAY_ADDRESS or the last `ray start` on this machine names
-                with handlers_kept():
-                    ray.init(address=address or "local", include_dashboard=False,
-                             log_to_driver=False, configure_logging=False)  # fmt: skip
+                _init(ray, address)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = f"reach the Ray cluster at {address}" if address else "start a Ray here"
                 raise RayUnavailable(f"cannot {where}: {exc}") from None
@@ -161,7 +190,9 @@ class RayWorkers:
         )
         self.actors = [remote.remote(settings, labels, mappings, options) for _ in range(actors)]
         self._load = [0] * actors
-        self._running: set = set()
+        # by id(): hashing a ray:// client's ref waits on the thread that runs `_done`,
+        # which waits on the lock (a deadlock at the first page, seen with Ray 2.60)
+        self._running: dict[int, object] = {}
         self._lock = threading.Lock()
         self._wait_started(actors)
 
@@ -183,7 +214,7 @@ class RayWorkers:
             self._load[index] += 1
         ref = self.actors[index].work.remote(url, extractor)
         with self._lock:
-            self._running.add(ref)
+            self._running[id(ref)] = ref
         future = ref.future()
         future.add_done_callback(lambda _: self._done(index, ref))
         return future
@@ -191,7 +222,7 @@ class RayWorkers:
     def _done(self, index: int, ref) -> None:
         with self._lock:
             self._load[index] -= 1
-            self._running.discard(ref)
+            self._running.pop(id(ref), None)
 
     def pids(self) -> list[int]:
         """The actors' process ids."""
@@ -204,8 +235,8 @@ class RayWorkers:
         that it could not tell the driver so: a line each, among the crawl's.
         """
         with self._lock:
-            running, self._running = self._running, set()
-        for ref in running:
+            running, self._running = self._running, {}
+        for ref in running.values():
             self.ray.cancel(ref)
         if self._owns_ray:
             self.ray.shutdown()

@@ -30,6 +30,7 @@ from kgcrawl.crawl.analysers import analyser_count, start_analysers
 from kgcrawl.crawl.exchange import Exchange
 from kgcrawl.crawl.fetch import Fetcher, FetchResult
 from kgcrawl.crawl.outcome import Outcome
+from kgcrawl.errors import KgcrawlError
 from kgcrawl.text.analysis import LinkOptions
 from kgcrawl.text.matching import TopicMatcher
 
@@ -39,6 +40,11 @@ Analyse = Callable[[str, FetchResult, str], Outcome]  # url, fetch, main-text ex
 
 
 Archived = tuple[str, Exchange]  # the final URL and the exchange as received, for the WARC
+
+
+class WorkersUnavailable(KgcrawlError):
+    """The workers could not start (a Ray cluster that cannot be reached or cannot place
+    them): the crawl stops before its first page, and a run it had just begun is removed."""
 
 
 @dataclass

@@ -89,6 +89,11 @@ UNWIND $urls AS url
 MATCH (:Crawl {id: $id})-[f:FETCHED]->(:Page {url: url})
 DELETE f
 """
+FORGET_CRAWL = """
+MATCH (c:Crawl {id: $id})
+WHERE NOT (c)-[:FETCHED]->()
+DETACH DELETE c
+"""
 CRAWL = """
 MERGE (c:Crawl {id: $id})
 SET c.domain = $domain, c.strategy = $strategy, c.started_at = $started_at,
@@ -248,6 +253,10 @@ class GraphWriter:
                 FORGET_FETCHED, {"id": crawl_id, "urls": stale[start : start + ROWS_PER_STATEMENT]}
             )
         return len(stale)
+
+    def forget_crawl(self, crawl_id: str) -> None:
+        """Delete the Crawl node of a run that fetched nothing (its run removed)."""
+        self._run(FORGET_CRAWL, {"id": crawl_id})
 
     def write_ontology(self, model: TopicModel, domain: str, lang: str = "zh") -> WriteReport:
         """Concept nodes (label, labels, depth, W_T weight) and their typed edges, at once."""

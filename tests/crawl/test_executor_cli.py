@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -54,3 +56,19 @@ def test_a_ray_address_where_nothing_answers_is_one_line(scheme, capsys, tmp_pat
     assert code == 2
     assert f"cannot reach the Ray cluster at {address}: Connection refused" in said
     assert not (tmp_path / "runs").exists(), "no run may start"
+
+
+def test_workers_that_never_start_leave_no_run_and_no_crawl_in_the_graph(
+    graph_store, tmp_path
+) -> None:
+    """An address only Ray can judge ("foo"; "auto" with no cluster running) fails once the
+    run has begun and its Crawl node is written: both go, so the same --run-id can start.
+    In a process of its own: one where Ray is initialised already uses that Ray."""
+    argv = ["crawl", "tourism", "--run-id", "r1", "--graph", graph_store.uri, "--max-pages", "5",
+            "--executor", "ray", "--ray-address", "foo"]  # fmt: skip
+    env = {**os.environ, "KGCRAWL_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "kgcrawl", *argv], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and "cannot reach the Ray cluster at foo: " in done.stderr
+    assert not (tmp_path / "runs" / "r1").exists()
+    assert graph_store.run("MATCH (c:Crawl) RETURN count(c)").rows == [[0]]

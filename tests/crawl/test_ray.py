@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from itertools import pairwise
@@ -186,3 +188,55 @@ def test_workers_on_a_ray_of_their_own_spread_and_close_quietly(ray_cluster, tmp
     # task in flight, that it would be retried (on stdout) or that the driver could not be told
     said = done.stdout + done.stderr
     assert done.returncode == 0 and said == "closed True False\n", said
+
+
+def test_a_crawl_through_a_ray_client_address(tmp_path) -> None:
+    """`--ray-address ray://HOST:PORT` to a cluster of `ray start --head` with its client
+    server, token authentication on (Ray's default) and RAY_AUTH_MODE not set for the
+    crawl. Before, the crawl hung at its first page (hashing a client's ref under the
+    workers' lock), and without the mode the server refused the client until a 30 s
+    timeout."""
+    # a short folder for Ray: its sockets under pytest's tmp_path exceed AF_UNIX's 107 bytes
+    with tempfile.TemporaryDirectory(prefix="kgray") as ray_tmp:
+        done = _crawl_through_a_ray_client(tmp_path, ray_tmp)
+    assert done.returncode == 0, done.stderr[-2000:]
+    state = RunState(tmp_path / "runs" / "c" / "state.sqlite")
+    assert (state.meta()["dp"], state.meta()["ended"]) == (40, "budget")
+    state.close()
+
+
+def _crawl_through_a_ray_client(tmp_path, ray_tmp: str) -> subprocess.CompletedProcess:
+    from kgcrawl.graph.server import free_port
+
+    gcs, port = free_port(), free_port()
+    head = subprocess.Popen(["ray", "start", "--head", "--block", f"--port={gcs}",
+                             f"--ray-client-server-port={port}", "--num-cpus=1",
+                             "--include-dashboard=false", f"--temp-dir={ray_tmp}",
+                             "--disable-usage-stats"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while not _listening(port):
+            assert time.monotonic() < deadline and head.poll() is None, "no Ray client server"
+            time.sleep(0.2)
+        env = {**os.environ, "KGCRAWL_HOME": str(tmp_path)}
+        env.pop("RAY_AUTH_MODE", None)
+        sets = [a for k, v in {**BASE, "crawl.workers": 4, "crawl.max_pages": 40}.items()
+                for a in ("--set", f"{k}={v}")]  # fmt: skip
+        with quick_sandbox() as resolve:
+            command = [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve",
+                       resolve[0], "--run-id", "c", "--executor", "ray", "--ray-address",
+                       f"ray://127.0.0.1:{port}", *sets]  # fmt: skip
+            return subprocess.run(command, env=env, capture_output=True, text=True, timeout=90)
+    finally:
+        if head.poll() is None:
+            os.killpg(head.pid, signal.SIGKILL)  # the cluster: its processes are in the group
+        head.wait(timeout=60)
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
