@@ -47,18 +47,36 @@ class CrawlOptions:
     ray_address: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)  # section.key → value (--set)
 
+    def _named(self) -> dict[str, tuple[str, Any]]:
+        """setting → (the named option that gives it, its value; None: not given)."""
+        return {
+            "crawl.max_pages": ("--max-pages", self.max_pages),
+            "crawl.strategy": ("--strategy", self.strategy),
+            "crawl.workers": ("--workers", self.workers),
+            "crawl.seed": ("--seed", self.seed),
+            "fetch.delay": ("--delay", self.delay),
+            "graph.uri": ("--graph", self.graph),
+            "ontology": ("--ontology", self.ontology.resolve() if self.ontology else None),
+        }
+
     def setting_values(self) -> dict[str, Any]:
         """The overrides with the named options folded in (named options win)."""
-        named = {
-            "crawl.max_pages": self.max_pages,
-            "crawl.strategy": self.strategy,
-            "crawl.workers": self.workers,
-            "crawl.seed": self.seed,
-            "fetch.delay": self.delay,
-            "graph.uri": self.graph,
-            "ontology": self.ontology.resolve() if self.ontology else None,
-        }
-        return {**self.overrides, **{k: v for k, v in named.items() if v is not None}}
+        named = {key: value for key, (_, value) in self._named().items() if value is not None}
+        return {**self.overrides, **named}
+
+    def overridden(self) -> list[str]:
+        """One notice per --set that a named option replaced, which would go unseen.
+
+        >>> CrawlOptions(graph="none", overrides={"graph.uri": "embedded"}).overridden()
+        ['--set graph.uri=embedded is not used: --graph none replaces it']
+        >>> CrawlOptions(max_pages=5, overrides={"crawl.max_pages": 5}).overridden()
+        []
+        """
+        return [
+            f"--set {key}={self.overrides[key]} is not used: {option} {value} replaces it"
+            for key, (option, value) in self._named().items()
+            if value is not None and key in self.overrides and self.overrides[key] != value
+        ]
 
 
 def sandbox_delay_line(settings: Settings) -> str:
@@ -81,6 +99,8 @@ def crawl_settings(
     # before any notice or calibration
     check_world_options(options.sandbox, options.sandbox_size, options.sandbox_profile)
     values = options.setting_values()
+    for line in options.overridden() if announce else ():
+        announce(line)
     if isinstance(domain_or_settings, Settings):
         settings = domain_or_settings
         if values:

@@ -186,10 +186,11 @@ def test_a_new_domain_from_pipeline_init_crawls_the_sandbox(tmp_path, monkeypatc
     text = (tmp_path / "pipelines" / "trips.toml").read_text(encoding="utf-8")
     assert re.search(r'positives = "[^"]*corpus/tourism"', text)
     crawl = ["crawl", "trips", "--sandbox", "--sandbox-size", "small", "--max-pages", "20",
-             "--set", "graph.uri=none"]  # fmt: skip
+             "--set", "graph.uri=none", "--set", "crawl.max_pages=abc"]  # fmt: skip
     out = runner.invoke(app, crawl)
     assert out.exit_code == 0, out.output
     said = " ".join(out.output.split())
+    assert "--set crawl.max_pages=abc is not used: --max-pages 20 replaces it" in said
     assert "calibrating α and β for trips" in said  # no cache yet: calibrated, said in a line
     assert "tourism, rainstorm" in said  # which domains the sandbox has truth for
     assert "pages (DP): 20" in said or "│ 20 " in out.output

@@ -32,8 +32,9 @@ def evaluate(
     ] = 0,
     repeats: Annotated[int, typer.Option("--repeats", help="Crawls per strategy.")] = 1,
     workers_per_crawl: Annotated[
-        int, typer.Option("--workers-per-crawl", help="Requests in flight per crawl.")
-    ] = 1,
+        int | None,
+        typer.Option("--workers-per-crawl", help="Requests in flight per crawl (default: 1)."),
+    ] = None,
     parallel: Annotated[int, typer.Option("--parallel", help="Crawls run at once.")] = 2,
     report_every: Annotated[
         int | None,

@@ -12,7 +12,7 @@ which delay was used and why. The world's seed is `seed` for every crawl;
 repeat r crawls with the strategy seed `seed + r`, so repeats of a randomised
 strategy differ while the world and the seeds stay the same.
 
-Metrics are read back from each run's log every `report_every` pages. The truth
+Metrics are read back from each run's log every `report_every` pages (`_report_every`). The truth
 comes from a judge (judge.py): `--truth FILE` on any world (truth.py), else on
 the sandbox its own truth, with recall measured against the relevant pages of a
 BFS manifest from the domain's seeds (sandbox/manifest.py) `MANIFEST_FACTOR`
@@ -44,9 +44,11 @@ from kgcrawl.evaluate.jobs import CrawlStatus, Job, JobResult, job_rows, run_job
 from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow
 
 if TYPE_CHECKING:
+    from kgcrawl.config import Settings
     from kgcrawl.evaluate.judge import Judge, TruthScores
 
 MANIFEST_FACTOR = 4
+MIN_POINTS = 5  # metrics rows a crawl below which the pipeline's report_every is not kept
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class EvaluationPlan:
     sandbox_profile: str = "default"
     seed: int = 0
     repeats: int = 1
-    workers_per_crawl: int = 1
+    workers_per_crawl: int | None = None  # None: --set crawl.workers, else 1
     parallel: int = 2
     report_every: int | None = None
     manifest_pages: int | None = None  # None: MANIFEST_FACTOR × max_pages
@@ -82,6 +84,7 @@ class EvaluationResult:
     report_every: int
     alpha: float  # R(p) > α: what LP counts
     delay: str  # which fetch.delay the crawls used, and why (setup.delay_note)
+    workers: int = 1  # requests in flight per crawl
     runs: list[JobResult] = field(default_factory=list)
     judge: Judge | None = None
     no_truth: str | None = None  # why the world has no truth (the sandbox, another domain)
@@ -159,9 +162,9 @@ def evaluate(
         resolve_thresholds(replace(settings, crawl=replace(settings.crawl, strategy=name)))
     settings = resolve_thresholds(settings)
     max_pages = plan.max_pages or settings.crawl.max_pages
-    report_every = plan.report_every or settings.crawl.report_every
-    result = EvaluationResult(plan, strategies, max_pages, report_every,
-                              settings.relevance.alpha, delay_note(plan, settings))  # fmt: skip
+    result = EvaluationResult(plan, strategies, max_pages, _report_every(plan, settings, max_pages),
+                              settings.relevance.alpha, delay_note(plan, settings),
+                              workers=settings.crawl.workers)  # fmt: skip
     world = (plan.seed, plan.sandbox_size, plan.sandbox_profile) if plan.sandbox else None
     _judge(result, settings.domain, world)  # a bad truth file stops here too
     plan.out.mkdir(parents=True, exist_ok=True)  # checked above; made before the first crawl
@@ -286,6 +289,26 @@ def _check_out(plan: EvaluationPlan) -> None:
                               "--force replaces it")  # fmt: skip
 
 
+def _report_every(plan: EvaluationPlan, settings: Settings, max_pages: int) -> int:
+    """--report-every, --set crawl.report_every, or the pipeline's; but where the pipeline's
+    gives fewer than MIN_POINTS rows a crawl (its 500 against `--max-pages 300`: each plot a
+    single point), a tenth of the budget.
+
+    >>> from kgcrawl.config import load_settings
+    >>> plan, tourism = EvaluationPlan("tourism", ("bfs",), Path(".")), load_settings("tourism")
+    >>> _report_every(plan, tourism, 300), _report_every(plan, tourism, 5000)
+    (30, 500)
+    """
+    from kgcrawl.config import parse_overrides
+
+    every = settings.crawl.report_every
+    if plan.report_every:
+        return plan.report_every
+    if "crawl.report_every" in parse_overrides(list(plan.overrides)):
+        return every
+    return every if max_pages >= MIN_POINTS * every else max(1, max_pages // 10)
+
+
 def _overrides(plan: EvaluationPlan) -> dict[str, Any]:
     """Evaluation defaults < --set < the evaluation's own options (module docstring)."""
     from kgcrawl.config import parse_overrides
@@ -294,7 +317,8 @@ def _overrides(plan: EvaluationPlan) -> dict[str, Any]:
     if plan.sandbox:
         values["fetch.delay"] = 0
     values |= parse_overrides(list(plan.overrides))
-    values["crawl.workers"] = plan.workers_per_crawl
+    if plan.workers_per_crawl is not None:
+        values["crawl.workers"] = plan.workers_per_crawl
     if plan.max_pages is not None:
         values["crawl.max_pages"] = plan.max_pages
     return values

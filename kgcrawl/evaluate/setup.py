@@ -56,7 +56,7 @@ def setup_markdown(result: EvaluationResult) -> str:
         f"- {result.delay}",
         f"- {alpha_note(result)}",
         f"- per crawl: {result.max_pages:,} pages, metrics every {result.report_every:,}, "
-        f"{plan.workers_per_crawl} worker(s), strategy seed {plan.seed} + repeat",
+        f"{result.workers} worker(s), strategy seed {plan.seed} + repeat",
         f"- {counted(len(result.runs), 'crawl')}, {plan.parallel} at a time, "
         f"{result.seconds:,.0f} s in all",
         "",

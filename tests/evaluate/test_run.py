@@ -192,14 +192,19 @@ def test_the_sandbox_has_no_truth_for_other_domains(tmp_path, monkeypatch) -> No
     out = tmp_path / "out"
     result = CliRunner().invoke(app, ["evaluate", "tourism", "--set", "domain=webkb",
                                       "--set", "relevance.alpha=0.4",  # no corpus/webkb
+                                      "--set", "crawl.workers=2",  # no --workers-per-crawl
                                       "--strategies", "bfs", "--max-pages", "20", "--sandbox",
                                       "--sandbox-size", "small", "--out", str(out)],
                                 catch_exceptions=False)  # fmt: skip
     assert result.exit_code == 0, result.output
     assert note in " ".join(result.output.split())
-    assert f"- truth: {note}" in (out / "summary.md").read_text(encoding="utf-8")
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert f"- truth: {note}" in summary
+    # the pipeline's report_every (500) would give one row: a tenth of the budget
+    assert "- per crawl: 20 pages, metrics every 2, 2 worker(s)," in summary
     rows = _csv_rows(out)
-    assert rows and all(r["true_harvest"] == r["recall"] == "" for r in rows)
+    assert [int(r["dp"]) for r in rows] == list(range(2, 21, 2))
+    assert all(r["true_harvest"] == r["recall"] == "" for r in rows)
     (run,) = (tmp_path / "home" / "runs").iterdir()
     export = io.StringIO()
     done = export_run(run.name, "csv", stdout=export)
