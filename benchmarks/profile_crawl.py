@@ -25,11 +25,11 @@ from pathlib import Path
 
 from kgcrawl.runner import sandbox_process
 
-# A sample waiting, not working: its innermost frame is one of these.
+# A sample waiting, not working: its innermost frame is one of these (StopFlag.wait's
+# poll, `_readable`, too: py-spy counted it busy).
 IDLE = ("Condition.wait", "Event.wait", "_PollLikeSelector.select", "SocketIO.readinto",
         "_ConnectionBase.recv", "Connection._recv", "_wait_for_tstate_lock", "sleep",
-        "_worker (concurrent/futures/thread.py:81)",
-        "_readable (kgcrawl/stop_flag.py")  # StopFlag.wait's poll, which py-spy counts busy  # fmt: skip
+        "_worker (concurrent/futures/thread.py:81)", "_readable (kgcrawl/stop_flag.py")  # fmt: skip
 # (stage, a substring of a frame); from the innermost frame out, the first match names it.
 STAGES = (
     ("trafilatura", "trafilatura/"),
