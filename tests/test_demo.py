@@ -66,8 +66,8 @@ def test_demo_end_to_end(tmp_path) -> None:
     assert last[1].strip() == "150"  # DP at the last checkpoint
     assert 0 < float(last[6].strip().rstrip("%")) <= 100  # true harvest from the sandbox
     alphas = _section(report, "## α against the truth").splitlines()
-    pipeline_row = next(line for line in alphas if line.startswith("| 0.45 (the pipeline's) |"))
-    assert pipeline_row.split("|")[2].strip() == last[2].strip()  # pages above α = LP
+    crawl_row = next(line for line in alphas if line.startswith("| 0.45 (the crawl's) |"))
+    assert crawl_row.split("|")[2].strip() == last[2].strip()  # pages above α = LP
     assert any("(best F1)" in line for line in alphas)
 
     against = _section(report, "## Against BFS")

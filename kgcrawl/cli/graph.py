@@ -103,7 +103,8 @@ def graph_sync(
         console.print("no graph configured (--graph none)")
         return
     console.print(
-        f"synced {run_id}: {report.pages} pages, {report.links} links, "
+        f"synced {run_id}: {report.pages} outcomes (pages and failed fetches), "
+        f"{report.links} links, "
         f"{report.mentions} mentions; created {report.nodes_created} nodes, "
         f"{report.relationships_created} relationships"
     )

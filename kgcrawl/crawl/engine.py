@@ -303,6 +303,9 @@ class Engine:
         self.progress.started = start
         self.state.set_meta({"ended": None})  # going on: no end yet (a resumed run had one)
         self._record_executor()
+        # committed now: a resumed run killed before its first checkpoint showed its last
+        # session's end ("budget") in `runs list`, not that it was cut off
+        self.state.checkpoint()
         try:
             with stopped_by_signals(self._stop):
                 workers = self._start_workers()

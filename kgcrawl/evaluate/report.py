@@ -362,7 +362,7 @@ def separation_markdown(scores: TruthScores, alpha: float) -> str:
     own = scores.own(alpha)
     fixed = separation(relevant, irrelevant, alpha)
     moved = (own.above, own.precision) != (fixed.above, fixed.precision)
-    label = f"as crawled (α {alpha:.2f} at the start)" if moved else f"{alpha:.2f} (the pipeline's)"
+    label = f"as crawled (α {alpha:.2f} at the start)" if moved else f"{alpha:.2f} (the crawl's)"
     rows = [(label, own), (f"{best.alpha:.2f} (best F1)", best)]
     lines = [
         "## α against the truth",

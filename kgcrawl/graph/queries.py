@@ -200,26 +200,30 @@ class Contents:
     """What a graph holds, for `kgcrawl graph status`: its crawls by domain, and nodes."""
 
     crawls: dict[str, int]  # domain → crawls written
-    pages: int
+    pages: int  # downloaded by a crawl (status "ok")
+    linked: int  # Page nodes no crawl downloaded: link targets, failed fetches
     hosts: int
     concepts: int
 
     def __str__(self) -> str:
         """One line.
 
-        >>> print(Contents({"tourism": 2, "rainstorm": 1}, 5812, 240, 162))
-        holds 3 crawls (rainstorm 1, tourism 2): 5,812 pages on 240 hosts; 162 concepts
-        >>> print(Contents({"tourism": 1}, 1, 1, 0))
-        holds 1 crawl (tourism 1): 1 page on 1 host; 0 concepts
-        >>> print(Contents({}, 0, 0, 0))
+        >>> print(Contents({"tourism": 2, "rainstorm": 1}, 5812, 20311, 240, 162))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        holds 3 crawls (rainstorm 1, tourism 2): 5,812 pages downloaded (20,311 more linked or
+        failed) on 240 hosts; 162 concepts
+        >>> print(Contents({"tourism": 1}, 1, 0, 1, 0))
+        holds 1 crawl (tourism 1): 1 page downloaded on 1 host; 0 concepts
+        >>> print(Contents({}, 0, 0, 0, 0))
         holds nothing yet (no crawl wrote it)
         """
-        if not (self.crawls or self.pages or self.concepts):
+        if not (self.crawls or self.pages or self.linked or self.concepts):
             return "holds nothing yet (no crawl wrote it)"
         domains = ", ".join(f"{domain} {n}" for domain, n in sorted(self.crawls.items()))
+        linked = f" ({self.linked:,} more linked or failed)" if self.linked else ""
         return (
             f"holds {counted(sum(self.crawls.values()), 'crawl')} ({domains or 'none'}): "
-            f"{counted(self.pages, 'page')} on {counted(self.hosts, 'host')}; "
+            f"{counted(self.pages, 'page')} downloaded{linked} on {counted(self.hosts, 'host')}; "
             f"{counted(self.concepts, 'concept')}"
         )
 
@@ -228,10 +232,14 @@ def graph_contents(home: Path | None = None) -> Contents:
     """Count what the embedded graph holds (read-only, one connection; the connection
     puts the schema in place, so even a graph no crawl wrote answers, with zeros)."""
     crawls = "MATCH (c:Crawl) RETURN c.domain AS domain, count(c) AS n"
+    counts = (
+        "MATCH (p:Page) RETURN count(CASE WHEN p.status = 'ok' THEN 1 END), "
+        "count(CASE WHEN p.status IS NULL OR p.status <> 'ok' THEN 1 END)",
+        "MATCH (h:Host) RETURN count(h)",
+        "MATCH (c:Concept) RETURN count(c)",
+    )
     with _store("embedded", home) as store:
         domains = {str(d): n for d, n in _run(store, crawls, {}, write=False).rows}
-        counts = [
-            _run(store, f"MATCH (n:{label}) RETURN count(n)", {}, write=False).rows[0][0]
-            for label in ("Page", "Host", "Concept")
-        ]
-    return Contents(domains, *counts)
+        counted_rows = [_run(store, query, {}, write=False).rows[0] for query in counts]
+    (pages, linked), (hosts,), (concepts,) = counted_rows
+    return Contents(domains, pages, linked, hosts, concepts)

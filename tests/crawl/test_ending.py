@@ -150,3 +150,27 @@ def test_a_run_a_callback_broke_keeps_the_counts_of_the_pages_it_holds(tmp_path,
     assert meta["dp"] == sum(o.downloaded for o in outcomes) > 20
     assert meta["lp"] == sum(bool(o.relevant) for o in outcomes)
     assert "error" in rendered(runs_table())
+
+
+def test_a_resumed_run_has_no_end_from_its_start(tmp_path, monkeypatch):
+    """A resumed run is going on from its first page: killed before its first checkpoint
+    (every 20 outcomes), `runs list` had shown its last session's end, "budget"."""
+    from kgcrawl.runner import resume
+
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path))
+    settings = load_settings("tourism", {**BASE, **FIXED, "crawl.max_pages": 30})
+    state_file = tmp_path / "runs" / "again" / "state.sqlite"
+    committed: list[str] = []
+
+    def read_end(progress) -> None:
+        if progress.outcomes == 31:  # the resumed session's first
+            db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
+            committed.append(db.execute("SELECT value FROM meta WHERE key = 'ended'").fetchone())
+            db.close()
+
+    with quick_sandbox() as resolve:
+        assert (
+            crawl(settings, CrawlRequest(resolve=tuple(resolve), run_id="again")).ended == "budget"
+        )
+        resume("again", CrawlRequest(max_pages=40), read_end)
+    assert committed == [("null",)]

@@ -189,7 +189,7 @@ def test_the_alpha_table_judges_by_the_crawls_own_judgement() -> None:
     both relevant pages relevant (its α moved, crawl/core.py `_judge_pending`) has F1 1."""
     as_alpha = TruthScores([0.5, 0.3], [0.2], judged=(1, 0))
     rows = separation_markdown(as_alpha, 0.40).splitlines()
-    assert "| 0.40 (the pipeline's) | 1 | 100.00 % | 50.00 % | 0.667 |" in rows
+    assert "| 0.40 (the crawl's) | 1 | 100.00 % | 50.00 % | 0.667 |" in rows
     moved = TruthScores([0.5, 0.3], [0.2], judged=(2, 0))
     rows = separation_markdown(moved, 0.40).splitlines()
     assert "| as crawled (α 0.40 at the start) | 2 | 100.00 % | 100.00 % | 1.000 |" in rows

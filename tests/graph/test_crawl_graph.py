@@ -293,7 +293,7 @@ def test_graph_sync_again_duplicates_nothing(big) -> None:
     result = CliRunner().invoke(app, ["graph", "sync", big.result.run_id])
     assert result.exit_code == 0, result.output
     fetched = big.expected.relationships["FETCHED"]  # a failed fetch is a Page too
-    assert f"synced {big.result.run_id}: {fetched} pages" in result.output
+    assert f"synced {big.result.run_id}: {fetched} outcomes (pages and failed" in result.output
     assert "created 0 nodes, 0 relationships" in result.output
     with connect("embedded") as store:
         assert_parity(store, big.expected)
