@@ -20,6 +20,7 @@ import logging
 import math
 import os
 import socket
+import sys
 import threading
 from concurrent.futures import Future
 from pathlib import Path
@@ -114,9 +115,13 @@ def _client_token(address: str | None) -> None:
     """Token authentication on for a ray:// client when a token exists, as `ray.init` turns
     it on for a cluster's own address (Ray 2.60: its client went without the token, the
     server refused it, and the crawl failed after 30 s with "ray client connection
-    timeout"). Ray reads the mode once, so this comes before it is imported; an explicit
-    RAY_AUTH_MODE is left as it is."""
+    timeout"). Ray reads the mode once, so this comes before it is imported: once it is,
+    the mode is left as Ray read it (a Ray started later in this process would otherwise
+    run with a mode its driver does not use: "Failed to start GCS"), and so is an explicit
+    RAY_AUTH_MODE."""
     if not (address or "").startswith("ray://") or "RAY_AUTH_MODE" in os.environ:
+        return
+    if "ray" in sys.modules:
         return
     path = os.environ.get("RAY_AUTH_TOKEN_PATH") or Path.home() / ".ray" / "auth_token"
     if os.environ.get("RAY_AUTH_TOKEN") or Path(path).is_file():
