@@ -185,8 +185,10 @@ def test_a_new_domain_from_pipeline_init_crawls_the_sandbox(tmp_path, monkeypatc
     assert runner.invoke(app, init).exit_code == 0
     text = (tmp_path / "pipelines" / "trips.toml").read_text(encoding="utf-8")
     assert re.search(r'positives = "[^"]*corpus/tourism"', text)
-    crawl = ["crawl", "trips", "--sandbox", "--sandbox-size", "small", "--max-pages", "20",
-             "--set", "graph.uri=none", "--set", "crawl.max_pages=abc"]  # fmt: skip
+    # the pipeline by a path relative to here, which the run records whole
+    crawl = ["crawl", "pipelines/trips.toml", "--sandbox", "--sandbox-size", "small",
+             "--max-pages", "20", "--run-id", "t1", "--set", "graph.uri=none",
+             "--set", "crawl.max_pages=abc"]  # fmt: skip
     out = runner.invoke(app, crawl)
     assert out.exit_code == 0, out.output
     said = " ".join(out.output.split())
@@ -194,3 +196,8 @@ def test_a_new_domain_from_pipeline_init_crawls_the_sandbox(tmp_path, monkeypatc
     assert "calibrating α and β for trips" in said  # no cache yet: calibrated, said in a line
     assert "tourism, rainstorm" in said  # which domains the sandbox has truth for
     assert "pages (DP): 20" in said or "│ 20 " in out.output
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # it said "no such pipeline file" from here
+    export = runner.invoke(app, ["runs", "export", "t1", "--out", "t1.jsonl"])
+    assert export.exit_code == 0, export.output
+    assert (tmp_path / "elsewhere" / "t1.jsonl").is_file()

@@ -146,7 +146,8 @@ def start_run(
         {
             "domain": settings.domain,
             "strategy": settings.crawl.strategy,
-            "pipeline": str(settings.source),
+            # absolute: a run goes on, and is exported, from any folder
+            "pipeline": str(settings.source.resolve() if settings.source else None),
             "settings": {k: _jsonable(v) for k, v in settings.flat().items()},
             "ontologies": as_meta([first]),
             "overrides": {k: _jsonable(v) for k, v in settings.flat().items() if k in changed},
