@@ -74,7 +74,9 @@ def stop_reason(result: CrawlResult) -> str:
         else ""
     )
     if result.trapped:
-        notes += f"; {result.trapped} links kept out by the trap guard (crawl.trap_cap)"
+        notes += (f"; {counted(result.trapped, 'link')} kept out by the trap guard "
+                  "(crawl.trap_cap: the new links one URL template breeds; a site whose pages "
+                  "are numbered so may need more, --set crawl.trap_cap=0 for no cap)")  # fmt: skip
     if result.explored:
         notes += (f"; {result.explored} most-linked pages explored when the first "
                   "crawl.explore_after pages held nothing relevant")  # fmt: skip
@@ -83,7 +85,8 @@ def stop_reason(result: CrawlResult) -> str:
                       "no higher R(p)")  # fmt: skip
     if result.ended == BUDGET:
         return "page budget reached" + notes
-    return "frontier exhausted: no unvisited link left" + notes
+    left = " but those the trap guard kept out" if result.trapped else ""
+    return f"frontier exhausted: no unvisited link left{left}" + notes
 
 
 def already_done(result: CrawlResult) -> bool:

@@ -11,17 +11,20 @@ each follows the sequence `kgcrawl crawl --workers 1` gives.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
 from kgcrawl.crawl.analyse import link_options
+from kgcrawl.crawl.ended import EXHAUSTED
 from kgcrawl.crawl.engine import start_run, topic_for
 from kgcrawl.crawl.fetch import Fetcher
 from kgcrawl.crawl.strategies.base import REGISTRY
 from kgcrawl.crawl.trap_guard import TrapGuard, url_template
 from kgcrawl.crawl.trials import OutcomeCache, analysed_once, run_trial
-from kgcrawl.crawl.view import crawl_summary, run_details
+from kgcrawl.crawl.view import crawl_summary, run_details, stop_reason
 from kgcrawl.graph.sync import run_settings
 from kgcrawl.runner import CrawlRequest, crawl
 from kgcrawl.scoring.relevance import topic_matcher
@@ -98,6 +101,10 @@ def test_a_crawl_says_how_many_links_the_guard_kept_out(sandbox, tmp_path, monke
     )
     assert result.dp == 40 and result.trapped > 0
     assert f"{result.trapped} links kept out by the trap guard" in rendered(crawl_summary(result))
+    # a frontier that ran dry had links left: those the guard kept out, and it says so
+    dry = stop_reason(replace(result, ended=EXHAUSTED))
+    assert dry.startswith("frontier exhausted: no unvisited link left but those the trap guard")
+    assert "--set crawl.trap_cap=0 for no cap" in dry
     details = rendered(run_details(result.run_id))
     assert "kept out by the trap guard" in details and f"{result.trapped} links" in details
 
