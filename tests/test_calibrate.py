@@ -185,3 +185,19 @@ def test_a_folder_of_off_topic_documents_on_the_domain_itself_is_left_out(corpor
         CalibrationError, match=r"every folder of off-topic documents \(travel\) is"
     ):
         calibrate(settings_for(positives, background))
+
+
+def test_corpora_that_r_cannot_tell_apart_are_warned_of(corpora):
+    """The corpora swapped: the "off-topic" pages score higher. A crawl's calibration says
+    so beside its α, and `kgcrawl calibrate` below its table; the right way round, neither."""
+    on, off = corpora
+    for positives, negatives, warned in ((on, off, False), (off, on, True)):
+        said: list[str] = []
+        resolve_thresholds(settings_for(positives, negatives), said.append)
+        assert said[0].startswith("calibrating α and β for tourism")
+        assert any("ranks 0% of pairs right" in line for line in said) == warned, said
+    small = ["--set", "calibration.page_tokens=10", "--set", "calibration.pages=40"]
+    shown = CliRunner().invoke(app, ["calibrate", "tourism", "--positives", str(off),
+                                     "--negatives", str(on), *small])  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    assert "warning: R(p) hardly tells the on-topic pages" in " ".join(shown.output.split())

@@ -106,7 +106,7 @@ def _report(
     """The two R(p) distributions, the chosen α and β, and where the plot is."""
     from rich.table import Table
 
-    from kgcrawl.calibrate import NOT_CACHED
+    from kgcrawl.calibrate import NOT_CACHED, weak_separation
 
     table = Table(what, "count", "p10", "p50", "p90", "max", title=f"R(p) of {domain}")
     for name, scores in zip(names, (result.positives, result.negatives), strict=True):
@@ -129,3 +129,6 @@ def _report(
     )
     kept = result.origin if result.origin.startswith(NOT_CACHED) else f"plot: {result.plot}"
     console.print(kept, highlight=False, soft_wrap=True, markup=False)
+    warning = weak_separation(result, domain)
+    if warning:
+        console.print(warning, style="yellow", highlight=False, markup=False)

@@ -12,7 +12,7 @@ matched a world's truth. β follows from α (`admission_beta`).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -100,6 +100,20 @@ def precise_separation(
         if s.precision is not None and s.precision >= precision:
             return s
     return None
+
+
+def ranked_above(relevant: Sequence[float], irrelevant: Sequence[float]) -> float:
+    """The share of (relevant, irrelevant) pairs in which the relevant page scores higher,
+    a tie counting half: the area under the ROC curve of R(p) (Mann–Whitney U / n·m). 0.5
+    is chance, below it the off-topic pages score higher; no α separates such pages.
+
+    >>> ranked_above([0.9, 0.8], [0.1, 0.8])  # 0.9 > both, 0.8 > 0.1, 0.8 = 0.8: half
+    0.875
+    """
+    irr = sorted(irrelevant)
+    wins = sum(bisect_left(irr, r) + (bisect_right(irr, r) - bisect_left(irr, r)) / 2
+               for r in relevant)  # fmt: skip
+    return wins / (len(relevant) * len(irr)) if relevant and irr else 1.0
 
 
 def _separation(relevant: list[float], irrelevant: list[float], alpha: float) -> Separation:
