@@ -39,8 +39,9 @@ class Exported:
     """What an export wrote: files (none when it went to standard output) and pages."""
 
     files: list[Path] = field(default_factory=list)
-    pages: int = 0
+    pages: int = 0  # records written: pages, or in CSV every outcome (failed fetches too)
     note: str | None = None  # a line for the user: why the truth column is empty, what next
+    unit: str = "page"  # what `pages` counts
 
 
 def export_run(
@@ -75,13 +76,14 @@ def export_run(
             return write_markdown(run, out, relevant_only)
         write = write_csv if fmt == "csv" else write_jsonl
         note = _truth_lookup(run.meta)[1] if fmt == "csv" else None
+        unit = "outcome" if fmt == "csv" else "page"
         if out is None:
-            return Exported(pages=write(run, stdout, relevant_only), note=note)
+            return Exported(pages=write(run, stdout, relevant_only), note=note, unit=unit)
         path = out if named else out / f"{run.run_id}.{fmt}"
         _not_over(path, force, "exists" if path.exists() else None)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8", newline="") as file:
-            return Exported([path], write(run, file, relevant_only), note)
+            return Exported([path], write(run, file, relevant_only), note, unit)
 
 
 def write_label_sheet(run_id: str, out: Path, pages: int | None = None, seed: int = 0) -> Exported:

@@ -161,11 +161,11 @@ def page_hook(
 def run_folder(run_id: str) -> Path:
     """The folder of an existing run (`StateError` if there is none); the id is checked,
     so it never names a folder outside the runs folder."""
-    from kgcrawl.crawl.state import StateError, runs_dir, state_path
+    from kgcrawl.crawl.state import no_run, state_path
 
     folder = state_path(run_id).parent
     if not folder.is_dir():
-        raise StateError(f"no run {run_id!r} under {runs_dir()}")
+        raise no_run(run_id)
     return folder
 
 

@@ -242,6 +242,8 @@ def _cases() -> list[tuple[str, list[str], str]]:
     ]
     runs = [
         ("show unknown", ["runs", "show", "nosuch"], "nosuch"),
+        ("show capitals", ["runs", "show", "GOOD-RUN"], "(did you mean 'good-run'?)"),
+        ("resume near", ["crawl", "--resume", "good-rum"], "(did you mean 'good-run'?)"),
         ("show dotdot", ["runs", "show", "../x"], "../x"),
         ("export unknown", ["runs", "export", "nosuch"], "nosuch"),
         ("export format", ["runs", "export", GOOD_RUN, "--format", "xml"], "xml"),

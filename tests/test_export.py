@@ -201,3 +201,6 @@ def test_a_new_domain_from_pipeline_init_crawls_the_sandbox(tmp_path, monkeypatc
     export = runner.invoke(app, ["runs", "export", "t1", "--out", "t1.jsonl"])
     assert export.exit_code == 0, export.output
     assert (tmp_path / "elsewhere" / "t1.jsonl").is_file()
+    as_csv = runner.invoke(app, ["runs", "export", "t1", "--out", "t1.csv"])
+    rows = len((tmp_path / "elsewhere" / "t1.csv").read_text(encoding="utf-8").splitlines()) - 1
+    assert f"{rows} outcomes → t1.csv" in as_csv.output  # a CSV row for each, failed ones too

@@ -74,7 +74,7 @@ def runs_export(
         notice(done.note)
     if done.files:
         where = done.files[0] if len(done.files) == 1 else done.files[0].parent
-        notice(f"{counted(done.pages, 'page')} → {where}")
+        notice(f"{counted(done.pages, done.unit)} → {where}")
 
 
 @runs_app.command("sample")

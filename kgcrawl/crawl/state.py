@@ -135,6 +135,15 @@ def new_run_id(domain: str, strategy: str) -> str:
     return run_id
 
 
+def no_run(run_id: str) -> StateError:
+    """The error for a run id with no run, with the nearest one's id if one is near."""
+    from kgcrawl.suggest import did_you_mean
+
+    folder = runs_dir()
+    known = [path.name for path in folder.iterdir() if path.is_dir()] if folder.is_dir() else []
+    return StateError(f"no run {run_id!r} under {folder}{did_you_mean(run_id, known)}")
+
+
 class RunState:
     """One run's SQLite file: pending outcomes, committed in checkpoints."""
 
@@ -172,7 +181,7 @@ class RunState:
         """An existing run; `lock=True` (to crawl it) refuses while another process does."""
         path = state_path(run_id)
         if not path.is_file():
-            raise StateError(f"no run {run_id!r} under {runs_dir()}")
+            raise no_run(run_id)
         run_lock = RunLock(path.parent, run_id).acquire() if lock else None
         try:
             check_header(path)
