@@ -68,15 +68,17 @@ def stop_reason(result: CrawlResult) -> str:
         run, budget = result.run_id, result.max_pages
         return (f"run {run} was at its page budget ({budget} pages) already: nothing crawled; "
                 f"{resume_command(run, '--max-pages N')} (N > {budget}) goes on")  # fmt: skip
+    trapped = (
+        f"{counted(result.trapped, 'link')} kept out by the trap guard (crawl.trap_cap "
+        "caps the new links one URL template breeds; --set crawl.trap_cap=0 for no cap)"
+    )
     notes = (
         f"; {counted(result.promoted, 'link')} promoted from the discarded pool when Q_wait ran dry"
         if result.promoted
         else ""
     )
-    if result.trapped:
-        notes += (f"; {counted(result.trapped, 'link')} kept out by the trap guard "
-                  "(crawl.trap_cap: the new links one URL template breeds; a site whose pages "
-                  "are numbered so may need more, --set crawl.trap_cap=0 for no cap)")  # fmt: skip
+    if result.trapped and result.ended == BUDGET:
+        notes += f"; {trapped}"
     if result.explored:
         notes += (f"; {result.explored} most-linked pages explored when the first "
                   "crawl.explore_after pages held nothing relevant")  # fmt: skip
@@ -85,7 +87,7 @@ def stop_reason(result: CrawlResult) -> str:
                       "no higher R(p)")  # fmt: skip
     if result.ended == BUDGET:
         return "page budget reached" + notes
-    left = " but those the trap guard kept out" if result.trapped else ""
+    left = f" but {trapped}" if result.trapped else ""
     return f"frontier exhausted: no unvisited link left{left}" + notes
 
 

@@ -118,7 +118,9 @@ def test_exploration_ends_when_the_pages_since_score_lower(tmp_path, monkeypatch
     assert (result.dp, result.lp) == (60, 0)
     if site is _Portal:
         assert result.explore_ended == 30 and 3 <= result.explored <= 6
-        assert "until page 30: the pages after those scored no higher R(p)" in note
+        assert "until page 30: the pages after those scored no higher R(p)" in " ".join(
+            note.split()
+        )
         assert f"{result.explored} most-linked links, until page 30" in rendered(
             run_details(result.run_id)
         )

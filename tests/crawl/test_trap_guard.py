@@ -103,7 +103,8 @@ def test_a_crawl_says_how_many_links_the_guard_kept_out(sandbox, tmp_path, monke
     assert f"{result.trapped} links kept out by the trap guard" in rendered(crawl_summary(result))
     # a frontier that ran dry had links left: those the guard kept out, and it says so
     dry = stop_reason(replace(result, ended=EXHAUSTED))
-    assert dry.startswith("frontier exhausted: no unvisited link left but those the trap guard")
+    left = f"frontier exhausted: no unvisited link left but {result.trapped} links kept out"
+    assert dry.startswith(left)
     assert "--set crawl.trap_cap=0 for no cap" in dry
     details = rendered(run_details(result.run_id))
     assert "kept out by the trap guard" in details and f"{result.trapped} links" in details
