@@ -38,6 +38,7 @@ from kgcrawl.ontology.terms import (
     TermsError,
     TermStats,
     check_term_options,
+    plurals_of_terms,
     read_terms_file,
     select_terms,
 )
@@ -204,6 +205,9 @@ def build_ontology(
         for n, doc in enumerate(corpus.documents, start=1):
             _count_document(doc, phrases, opts.nouns_only, stats, surfaces)
             report("segment", n, len(corpus))
+        plurals = plurals_of_terms(stats.count)
+        stats.merge(plurals)  # their surfaces stay: the plural becomes the singular's altLabel
+        surfaces = _rekeyed_surfaces(surfaces, plurals)
 
     with _timed(timings, "terms"):
         report("terms", 0, 1)
@@ -338,6 +342,15 @@ def _count_document(
         found = english_terms(doc.text)
         stats.add(found.counts, found.tokens, found.inside, found.contexts, found.heads)
         surfaces.update(found.surfaces)
+
+
+def _rekeyed_surfaces(
+    surfaces: Counter[tuple[str, str]], into: dict[str, str]
+) -> Counter[tuple[str, str]]:
+    out: Counter[tuple[str, str]] = Counter()
+    for (term, surface), n in surfaces.items():
+        out[into.get(term, term), surface] += n
+    return out
 
 
 def _variants(

@@ -40,13 +40,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from kgcrawl.errors import KgcrawlError
 from kgcrawl.text.corpus import decode
+from kgcrawl.text.english import plural_forms
 from kgcrawl.text.tokenize import normalise_label
 
 GENERAL_FLOOR = 1e-8  # wordfreq's frequency for a word it does not list
@@ -100,6 +101,21 @@ class TermStats:
         for term, before, after in contexts:
             self.contexts.setdefault(term, set()).add((before, after))
 
+    def merge(self, into: dict[str, str]) -> None:
+        """Count each term of `into` as the term it maps to, in every document."""
+
+        def term(t: str) -> str:
+            return into.get(t, t)
+
+        self.doc_terms = [{term(t) for t in terms} for terms in self.doc_terms]
+        self.count = _rekeyed(self.count, term)
+        self.inside = _rekeyed(self.inside, lambda pair: (term(pair[0]), term(pair[1])))
+        self.heads = _rekeyed(self.heads, term)
+        contexts: dict[str, set[tuple[str, str]]] = {}
+        for t, seen in self.contexts.items():
+            contexts.setdefault(term(t), set()).update(seen)
+        self.contexts = contexts
+
     @classmethod
     def from_sets(cls, doc_terms: Sequence[Iterable[str]], tokens_per_doc: int = 100) -> TermStats:
         """Each term once per document that holds it: for callers with no counts."""
@@ -107,6 +123,30 @@ class TermStats:
         for terms in doc_terms:
             stats.add(Counter(set(terms)), tokens_per_doc)
         return stats
+
+
+def _rekeyed(counts: Counter, key: Callable) -> Counter:
+    out: Counter = Counter()
+    for k, n in counts.items():
+        out[key(k)] += n
+    return out
+
+
+def plurals_of_terms(terms: Iterable[str]) -> dict[str, str]:
+    """English terms that are the plural of another term of the corpus → that term.
+
+    simplemma leaves a plural it does not know as written ("stratovolcanoes" beside
+    "stratovolcano" made two concepts of one). A plural merges only into a singular the
+    corpus holds as a term, by the forms the crawler matches (`plural_forms`), so
+    "news" never becomes "new" (a stop word, no term) nor "physics" "physic".
+
+    >>> plurals_of_terms(["stratovolcano", "stratovolcanoes", "news", "lava flow",
+    ...                   "lava flows", "熔岩"])
+    {'lava flows': 'lava flow', 'stratovolcanoes': 'stratovolcano'}
+    """
+    known = set(terms)
+    return {plural: term for term in sorted(known) for plural in plural_forms(term)
+            if plural in known}  # fmt: skip
 
 
 @dataclass(frozen=True)

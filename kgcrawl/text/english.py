@@ -1,6 +1,8 @@
 """English (Latin-script) term candidates for the ontology builder (SPEC §3.1.2, turn 2).
 
-A term is a lemma (simplemma: "courses" and "course" are one term) or a phrase
+A term is a lemma (simplemma: "courses" and "course" are one term; a plural it does
+not know joins its singular when the corpus holds that as a term, ontology/terms.py
+`plurals_of_terms`) or a phrase
 of two or three content words in a row ("office hours", "cherry tomatoes" →
 "cherry tomato": the last word lemmatised, the others as written). Stop words
 come from a maintained list (stopwordsiso's English list and the shipped

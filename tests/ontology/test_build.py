@@ -453,3 +453,28 @@ def test_topic_missing_from_the_base(tmp_path, base_owl) -> None:
     with pytest.raises(OntologyError, match=rf"--topic '海滩': {base_owl} has no concept"):
         build_ontology(_corpus(tmp_path / "corpus"), options)
     assert not list(options.lattice_dir.glob("*.cxt"))
+
+
+def test_a_plural_no_lemmatiser_knows_is_its_singulars_concept(tmp_path) -> None:
+    """simplemma leaves "stratovolcanoes" as written: it and "stratovolcano" were two
+    concepts of one (a tester's volcano corpus). Now the plural is the singular's altLabel."""
+    corpus = tmp_path / "volcanoes"
+    corpus.mkdir()
+    texts = [
+        "The stratovolcano has steep slopes and lava.",
+        "The stratovolcanoes of Japan are tall; their lava is thick.",
+        "Many stratovolcanoes and one stratovolcano hold magma chambers.",
+        "Magma chambers feed the stratovolcano.",
+        "Ash clouds rise over the stratovolcanoes, and lava cools.",
+        "Ash clouds and magma chambers.",
+        "Lava and ash cover the plain.",
+        "Magma chambers and ash clouds.",
+    ]
+    for n, text in enumerate(texts):
+        (corpus / f"{n}.txt").write_text(text, encoding="utf-8")
+    result = build_ontology(
+        corpus, BuildOptions(out=tmp_path / "v.owl", lattice_dir=tmp_path / "lat")
+    )
+    labels = {c.label("en"): c for c in result.ontology.concepts.values()}
+    assert "stratovolcanoes" not in labels
+    assert labels["stratovolcano"].alt_labels["en"] == ("stratovolcanoes",)

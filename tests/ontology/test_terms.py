@@ -160,3 +160,16 @@ def test_terms_file_errors_name_the_file(tmp_path) -> None:
         read_terms_file(binary)
     with pytest.raises(TermsError, match=r"cannot read the terms file"):
         read_terms_file(tmp_path)
+
+
+def test_merging_a_plural_counts_it_as_its_singular_everywhere() -> None:
+    stats = TermStats()
+    stats.add(Counter({"cone": 2, "cones": 1}), 10, Counter({("cone", "cinder cone"): 1}),
+              [("cones", "the", "")], Counter({"cones": 1}))  # fmt: skip
+    stats.add(Counter({"cones": 3}), 5, contexts=[("cone", "a", "")])
+    stats.merge({"cones": "cone"})
+    assert stats.doc_terms == [{"cone"}, {"cone"}]
+    assert stats.count == Counter({"cone": 6}) and stats.tokens == 15
+    assert stats.inside == Counter({("cone", "cinder cone"): 1})
+    assert stats.heads == Counter({"cone": 1})
+    assert stats.contexts == {"cone": {("the", ""), ("a", "")}}
