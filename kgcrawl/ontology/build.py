@@ -40,6 +40,7 @@ from kgcrawl.ontology.terms import (
     check_term_options,
     plurals_of_terms,
     read_terms_file,
+    rekeyed,
     select_terms,
 )
 from kgcrawl.text.corpus import Corpus, Document, read_corpus
@@ -205,9 +206,11 @@ def build_ontology(
         for n, doc in enumerate(corpus.documents, start=1):
             _count_document(doc, phrases, opts.nouns_only, stats, surfaces)
             report("segment", n, len(corpus))
-        plurals = plurals_of_terms(stats.count)
-        stats.merge(plurals)  # their surfaces stay: the plural becomes the singular's altLabel
-        surfaces = _rekeyed_surfaces(surfaces, plurals)
+        # a term pinned as written stays so; a plural's surfaces become its singular's altLabels
+        kept = {term.lower() for term in pinned}
+        plurals = {p: s for p, s in plurals_of_terms(stats.count).items() if p not in kept}
+        stats.merge(plurals)
+        surfaces = rekeyed(surfaces, lambda pair: (plurals.get(pair[0], pair[0]), pair[1]))
 
     with _timed(timings, "terms"):
         report("terms", 0, 1)
@@ -342,15 +345,6 @@ def _count_document(
         found = english_terms(doc.text)
         stats.add(found.counts, found.tokens, found.inside, found.contexts, found.heads)
         surfaces.update(found.surfaces)
-
-
-def _rekeyed_surfaces(
-    surfaces: Counter[tuple[str, str]], into: dict[str, str]
-) -> Counter[tuple[str, str]]:
-    out: Counter[tuple[str, str]] = Counter()
-    for (term, surface), n in surfaces.items():
-        out[into.get(term, term), surface] += n
-    return out
 
 
 def _variants(

@@ -108,9 +108,9 @@ class TermStats:
             return into.get(t, t)
 
         self.doc_terms = [{term(t) for t in terms} for terms in self.doc_terms]
-        self.count = _rekeyed(self.count, term)
-        self.inside = _rekeyed(self.inside, lambda pair: (term(pair[0]), term(pair[1])))
-        self.heads = _rekeyed(self.heads, term)
+        self.count = rekeyed(self.count, term)
+        self.inside = rekeyed(self.inside, lambda pair: (term(pair[0]), term(pair[1])))
+        self.heads = rekeyed(self.heads, term)
         contexts: dict[str, set[tuple[str, str]]] = {}
         for t, seen in self.contexts.items():
             contexts.setdefault(term(t), set()).update(seen)
@@ -125,7 +125,8 @@ class TermStats:
         return stats
 
 
-def _rekeyed(counts: Counter, key: Callable) -> Counter:
+def rekeyed(counts: Counter, key: Callable) -> Counter:
+    """`counts` with each key mapped by `key`, the counts of keys that meet added up."""
     out: Counter = Counter()
     for k, n in counts.items():
         out[key(k)] += n

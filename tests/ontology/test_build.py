@@ -478,3 +478,7 @@ def test_a_plural_no_lemmatiser_knows_is_its_singulars_concept(tmp_path) -> None
     labels = {c.label("en"): c for c in result.ontology.concepts.values()}
     assert "stratovolcanoes" not in labels
     assert labels["stratovolcano"].alt_labels["en"] == ("stratovolcanoes",)
+    pinned = BuildOptions(terms=("stratovolcanoes",), out=tmp_path / "p.owl",
+                          lattice_dir=tmp_path / "lat")  # fmt: skip
+    kept = build_ontology(corpus, pinned).ontology.concepts.values()
+    assert "stratovolcanoes" in {c.label("en") for c in kept}  # a pinned term stays as written
