@@ -56,7 +56,7 @@ from kgcrawl.ontology.lattice import LatticeError, build_lattice, check_lattice_
 from kgcrawl.ontology.merge import ncname
 from kgcrawl.ontology.model import Concept, Edge, Ontology
 from kgcrawl.ontology.new_terms import Background, beyond_chance, candidates
-from kgcrawl.text.english import english_terms
+from kgcrawl.text.english import english_terms, plural_forms
 from kgcrawl.text.tokenize import (
     add_user_words,
     is_chinese,
@@ -301,7 +301,9 @@ def _refresh(
     irrelevant_terms = [terms_of(p.text) for p in irrelevant]
     corpus_terms = [terms_of(text) for _, text in corpus_docs]
     background = Background.of([terms_of(t) for t in off_topic], list(map(is_chinese, off_topic)))
-    known = set(label_owner)
+    # a label's plural is the label: the crawler counts it so (`plural_forms`), and a plural
+    # simplemma does not know ("stratovolcanoes") would otherwise be offered as a new term
+    known = set(label_owner) | {p for label in label_owner for p in plural_forms(label)}
     lifted, tested = candidates(relevant_terms, irrelevant_terms, known, opts, background)
     scored = beyond_chance(lifted, len(relevant), tested, opts.significance)
     accepted = scored[: opts.max_new]

@@ -423,3 +423,19 @@ def test_the_documents_do_not_speak_for_a_place_name(world) -> None:
     pipeline = str(world / "pipelines" / "tiny.toml")
     result = refresh_ontology(pipeline, RefreshOptions(run="r1", dry_run=True))
     assert [t.term for t in result.added] == ["缆车"] and result.tested == 2
+
+
+def test_the_plural_of_a_label_is_no_new_term(world) -> None:
+    """simplemma leaves "stratovolcanoes" as written: the plural of the label stratovolcano,
+    which the crawler counts as the label, was offered as a new term."""
+    onto = tiny_ontology()
+    strato = Concept(NS + "Strato", {"en": "stratovolcano"}, parent=NS + "Tourism", edge=Edge.IS_A)
+    onto = Ontology(onto.iri, {**onto.concepts, strato.iri: strato})
+    write_ontology(onto, world / "ontologies" / "tiny.owl")
+    relevant = [f"Stratovolcanoes and fumaroles near scenic spot {n}." for n in range(4)]
+    make_run("r1", world / "ontologies" / "tiny.owl", relevant=relevant)
+    result = refresh_ontology(
+        str(world / "pipelines" / "tiny.toml"), untested(run="r1", dry_run=True)
+    )
+    added = [t.term for t in result.added]
+    assert "fumaroles" in added and "stratovolcanoes" not in added, added
