@@ -22,13 +22,15 @@ Stages, each timed (the times go into the report):
    fcits_oh against BFS (a metric zero everywhere is not drawn, and the report
    says which), and `<out>/report.md`.
 
-A demo into a folder that holds an earlier demo replaces it (`_clear_earlier`).
+A demo into a folder that holds an earlier demo replaces it (`_set_aside`): the
+earlier files are put back if this one stops or fails before its report.
 The embedded graph server is started once for the whole demo (and stopped at
 the end when the demo started it), so every stage talks to the same server.
 """
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -159,11 +161,12 @@ def run_demo(
         )
     out = opts.out
     out.mkdir(parents=True, exist_ok=True)
-    result = DemoResult(opts, out / "report.md", replaced=_clear_earlier(out))
+    result = DemoResult(opts, out / "report.md")
     stage = _stages(result, on_stage or (lambda name: None))
 
     _, started = start_embedded()
     try:
+        result.replaced = _set_aside(out)
         owl = (out / "ontology" / f"{shipped.domain}.fca.owl").resolve()
         with stage("ontology"):
             result.build = _build(shipped.domain, corpus, shipped.ontology, owl, out / "lattice")
@@ -191,24 +194,34 @@ def run_demo(
             result.unplotted = unplotted(result.rows)
     except _Stopped:
         pass  # `result.stopped` names the stage
+    except BaseException:
+        _put_back(out, result.replaced)
+        raise
     finally:
         if started:
             stop()
     if result.stopped:
+        _put_back(out, result.replaced)
         return result
     from kgcrawl.demo_report import report_markdown
 
     result.report.write_text(report_markdown(result), encoding="utf-8")
+    shutil.rmtree(out / ASIDE, ignore_errors=True)
     return result
 
 
-def _clear_earlier(out: Path) -> list[Path]:
-    """An earlier demo's report, plots and refreshed versions in `out`, removed.
+ASIDE = ".earlier-demo"  # where an earlier demo's files wait while this one runs
+
+
+def _set_aside(out: Path) -> list[Path]:
+    """An earlier demo's report, plots and refreshed versions in `out`, moved to `out/ASIDE`.
 
     A demo into the same folder replaces the earlier one: a plot this one does not draw
     or a refresh it skips would otherwise leave the earlier file, which passes for this
     demo's. Only a folder holding a demo's report is cleared, and only the files a demo
-    names so; the ontology stage writes its own files over the earlier ones.
+    names so (the ontology stage writes its own files over the earlier ones). They wait
+    aside until this demo's report is written: a demo stopped or failed before puts them
+    back (`_put_back`). The paths returned are where they were.
     """
     from kgcrawl.evaluate.report import PLOTTED
 
@@ -217,9 +230,20 @@ def _clear_earlier(out: Path) -> list[Path]:
     patterns = ("report.md", *(f"*-{metric}.png" for metric in PLOTTED),
                 "ontology/*.v[0-9]*.owl", "ontology/*.v[0-9]*.ttl")  # fmt: skip
     earlier = sorted({path for pattern in patterns for path in out.glob(pattern)})
+    shutil.rmtree(out / ASIDE, ignore_errors=True)  # left by a demo killed after its report
     for path in earlier:
-        path.unlink()
+        kept = out / ASIDE / path.relative_to(out)
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        path.replace(kept)
     return earlier
+
+
+def _put_back(out: Path, earlier: list[Path]) -> None:
+    """The earlier demo's files where they were (what this one wrote in their place goes)."""
+    for path in earlier:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (out / ASIDE / path.relative_to(out)).replace(path)
+    shutil.rmtree(out / ASIDE, ignore_errors=True)
 
 
 def _stages(result: DemoResult, on_stage: Callable[[str], None]):

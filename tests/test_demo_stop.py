@@ -74,9 +74,17 @@ def test_run_demo_tells_its_caller_the_stage_a_signal_stopped_it_at(tmp_path, mo
             sent.append(p.dp)
             os.kill(os.getpid(), signal.SIGINT)  # the crawl loop catches it, and stops
 
+    # an earlier demo's files in the folder: set aside while this one runs, and put back
+    earlier = {"report.md": b"# kgcrawl demo\n", "tourism-lp.png": b"png",
+               "ontology/tourism.v2.owl": b"<rdf/>"}  # fmt: skip
+    for name, data in earlier.items():
+        (tmp_path / "demo" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "demo" / name).write_bytes(data)
     options = DemoOptions(out=tmp_path / "demo", max_pages=30, baseline_pages=2000, workers=2,
                           sandbox_size="small")  # fmt: skip
     result = run_demo(options, stages.append, ctrl_c_in_the_baseline)
+    assert {name: (tmp_path / "demo" / name).read_bytes() for name in earlier} == earlier
+    assert not (tmp_path / "demo" / ".earlier-demo").exists()
     assert sent and result.stopped == "baseline"
     assert stages == ["ontology", "crawl", "baseline"]
     assert list(result.seconds) == stages
@@ -84,7 +92,7 @@ def test_run_demo_tells_its_caller_the_stage_a_signal_stopped_it_at(tmp_path, mo
     baseline = result.baseline
     assert baseline is not None and baseline.stopped and 10 <= baseline.dp < 2000
     assert result.runs == {"crawl": result.crawl.run_id, "baseline": baseline.run_id}
-    assert not result.report.exists() and not result.rows and not result.queries
+    assert not result.rows and not result.queries  # and the report is the earlier one
     line = stopped_line(result)
     assert line == f"demo stopped at baseline; `kgcrawl crawl --resume {baseline.run_id}`"
     assert len(line) <= 80
