@@ -223,12 +223,11 @@ def _set_aside(out: Path) -> list[Path]:
     aside until this demo's report is written: a demo stopped or failed before puts them
     back (`_put_back`). The paths returned are where they were.
     """
-    from kgcrawl.evaluate.report import PLOTTED
+    from kgcrawl.evaluate.report import PLOT_FILES
 
     if not (out / "report.md").is_file():
         return []
-    patterns = ("report.md", *(f"*-{metric}.png" for metric in PLOTTED),
-                "ontology/*.v[0-9]*.owl", "ontology/*.v[0-9]*.ttl")  # fmt: skip
+    patterns = ("report.md", *PLOT_FILES, "ontology/*.v[0-9]*.owl", "ontology/*.v[0-9]*.ttl")
     earlier = sorted({path for pattern in patterns for path in out.glob(pattern)})
     shutil.rmtree(out / ASIDE, ignore_errors=True)  # left by a demo killed after its report
     for path in earlier:

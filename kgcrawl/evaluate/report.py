@@ -73,7 +73,8 @@ _INTS = {"repeat", "dp", "lp"}
 _TEXTS = {"strategy", "domain"}
 _OPTIONAL = {"true_harvest", "recall", "ended"}
 EARLY_MARK = "†"
-REPORT_FILES = ("metrics.csv", "summary.md", *(f"*-{metric}.png" for metric in PLOTTED))
+PLOT_FILES = tuple(f"*-{metric}.png" for metric in PLOTTED)  # `plot_metrics`'s, any domain
+REPORT_FILES = ("metrics.csv", "summary.md", *PLOT_FILES)
 
 
 def write_metrics_csv(rows: Iterable[MetricsRow], path: str | Path) -> Path:
