@@ -44,7 +44,6 @@ from kgcrawl.evaluate.jobs import CrawlStatus, Job, JobResult, job_rows, run_job
 from kgcrawl.evaluate.metrics import EvaluationError, MetricsRow
 
 if TYPE_CHECKING:
-    from kgcrawl.config import Settings
     from kgcrawl.evaluate.judge import Judge, TruthScores
 
 MANIFEST_FACTOR = 4
@@ -162,7 +161,8 @@ def evaluate(
         resolve_thresholds(replace(settings, crawl=replace(settings.crawl, strategy=name)))
     settings = resolve_thresholds(settings)
     max_pages = plan.max_pages or settings.crawl.max_pages
-    result = EvaluationResult(plan, strategies, max_pages, _report_every(plan, settings, max_pages),
+    every = _report_every(plan, base, settings.crawl.report_every, max_pages)
+    result = EvaluationResult(plan, strategies, max_pages, every,
                               settings.relevance.alpha, delay_note(plan, settings),
                               workers=settings.crawl.workers)  # fmt: skip
     world = (plan.seed, plan.sandbox_size, plan.sandbox_profile) if plan.sandbox else None
@@ -289,24 +289,22 @@ def _check_out(plan: EvaluationPlan) -> None:
                               "--force replaces it")  # fmt: skip
 
 
-def _report_every(plan: EvaluationPlan, settings: Settings, max_pages: int) -> int:
-    """--report-every, --set crawl.report_every, or the pipeline's; but where the pipeline's
-    gives fewer than MIN_POINTS rows a crawl (its 500 against `--max-pages 300`: each plot a
-    single point), a tenth of the budget.
+def _report_every(plan: EvaluationPlan, base: dict[str, Any], every: int, max_pages: int) -> int:
+    """--report-every, --set crawl.report_every (in `base`, `_overrides`), or the pipeline's
+    `every`; but where the pipeline's gives fewer than MIN_POINTS rows a crawl (its 500
+    against `--max-pages 300`: each plot a single point), a tenth of the budget.
 
-    >>> from kgcrawl.config import load_settings
-    >>> plan, tourism = EvaluationPlan("tourism", ("bfs",), Path(".")), load_settings("tourism")
-    >>> _report_every(plan, tourism, 300), _report_every(plan, tourism, 5000)
+    >>> plan = EvaluationPlan("tourism", ("bfs",), Path("."))
+    >>> _report_every(plan, {}, 500, 300), _report_every(plan, {}, 500, 5000)
     (30, 500)
+    >>> _report_every(plan, {"crawl.report_every": 500}, 500, 300)
+    500
     """
-    from kgcrawl.config import parse_overrides
-
-    every = settings.crawl.report_every
     if plan.report_every:
         return plan.report_every
-    if "crawl.report_every" in parse_overrides(list(plan.overrides)):
+    if "crawl.report_every" in base or max_pages >= MIN_POINTS * every:
         return every
-    return every if max_pages >= MIN_POINTS * every else max(1, max_pages // 10)
+    return max(1, max_pages // 10)
 
 
 def _overrides(plan: EvaluationPlan) -> dict[str, Any]:
