@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -100,6 +101,27 @@ def test_sigkill_restart_within_5s_with_data_back(home) -> None:
     assert info.port == running.port  # the old port was free again: clients reconnect
     assert count == 2000
     assert elapsed < 5
+
+
+def test_a_server_too_busy_to_answer_is_waited_for(home) -> None:
+    """A server that accepts connections but answers nothing for 5 s (SIGSTOP) is busy.
+
+    CI saw a restart after SIGKILL leave PING unanswered past the client's read
+    timeout; `start` raised redis' TimeoutError instead of waiting for it.
+    """
+    running, _ = server.start(home)
+    os.kill(running.pid, signal.SIGSTOP)
+    resume = threading.Timer(5.0, os.kill, (running.pid, signal.SIGCONT))
+    resume.start()
+    try:
+        began = time.monotonic()
+        info, started = server.start(home)
+        waited = time.monotonic() - began
+    finally:
+        resume.cancel()
+        os.kill(running.pid, signal.SIGCONT)
+    assert not started and info.pid == running.pid
+    assert 5.0 <= waited < 10.0
 
 
 def test_connect_owns_the_server_it_started(home) -> None:
