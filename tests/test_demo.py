@@ -46,6 +46,7 @@ def _section(report: str, heading: str) -> str:
     return report.split(heading + "\n", 1)[1].split("\n## ", 1)[0].strip()
 
 
+@pytest.mark.slow
 def test_demo_end_to_end(tmp_path) -> None:
     shipped = sorted(p.name for p in (CHECKOUT / "ontologies").iterdir())
     home, out = tmp_path / "home", tmp_path / "demo"
@@ -104,6 +105,7 @@ def test_demo_end_to_end(tmp_path) -> None:
     assert status(home) is None  # the graph server the demo started is stopped
 
 
+@pytest.mark.slow
 def test_the_demo_of_the_other_domain_builds_crawls_and_refreshes_it(tmp_path) -> None:
     """`--domain rainstorm`: the rainstorm corpus, pipeline and truth, every stage."""
     home, out = tmp_path / "home", tmp_path / "demo"
@@ -119,6 +121,7 @@ def test_the_demo_of_the_other_domain_builds_crawls_and_refreshes_it(tmp_path) -
     assert "rainstorm-true_harvest.png" in _section(report, "## Plots")
 
 
+@pytest.mark.slow
 def test_on_an_english_web_the_demo_ontology_judges_pages_as_well_as_the_best_threshold(
     tmp_path,
 ) -> None:
@@ -139,6 +142,7 @@ def test_on_an_english_web_the_demo_ontology_judges_pages_as_well_as_the_best_th
     assert len(rows) == 2 and f1["own"] >= 0.9 * f1["best"] > 0
 
 
+@pytest.mark.slow
 def test_demo_without_relevant_pages_says_why_there_is_no_refresh(tmp_path) -> None:
     """A second demo into the same folder and graph, which finds no relevant page: its
     report is of its own crawl alone, and no file of the first passes for one of its own."""

@@ -45,6 +45,7 @@ def crawl_sequence(home: str, resolve: list[str], strategy: str, seed: int) -> l
     return urls
 
 
+@pytest.mark.slow
 def test_every_strategy_is_deterministic(web, tmp_path) -> None:
     jobs = [(s, run) for s in STRATEGIES for run in (1, 2)]
     with ProcessPoolExecutor(max_workers=7) as pool:  # the waits are politeness, not CPU
@@ -61,6 +62,7 @@ def test_every_strategy_is_deterministic(web, tmp_path) -> None:
     assert len(orders) >= 5, "strategies should differ in what they visit first"
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_matches_an_uninterrupted_run(web, tmp_path) -> None:
     kill_points = sorted(random.Random(11).sample(range(30, PAGES - 20), 3))
     runs = killed_and_resumed(web, tmp_path, "fcits_oh", 3, kill_at=kill_points)

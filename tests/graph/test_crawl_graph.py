@@ -210,6 +210,7 @@ def big(big_crawl, monkeypatch) -> BigCrawl:
     return big_crawl
 
 
+@pytest.mark.slow  # its module's fixture crawls 2 000 pages into the graph
 def test_a_crawl_is_written_at_parity_with_its_state(big) -> None:
     assert big.result.dp == 2000 and not big.result.stopped
     assert big.result.graph == "embedded"  # the summary's next line offers `kgcrawl query`

@@ -111,10 +111,10 @@ def test_a_server_too_busy_to_answer_is_waited_for(home) -> None:
     """
     running, _ = server.start(home)
     os.kill(running.pid, signal.SIGSTOP)
+    began = time.monotonic()
     resume = threading.Timer(5.0, os.kill, (running.pid, signal.SIGCONT))
     resume.start()
     try:
-        began = time.monotonic()
         info, started = server.start(home)
         waited = time.monotonic() - began
     finally:
