@@ -1,0 +1,104 @@
+"""How few topic words a language may have before its pages are better scored by all of W_T.
+
+`relevance.nameable_words` scores a page by the topic words with a label in its
+language. That keeps an ontology whose labels favour one language from capping
+the other language's pages; but when a language has only a few topic words, a
+page that names one of them (any common word the corpus made a concept) scores
+near 1, and off-topic pages of that language outrank on-topic ones.
+
+For each domain and each language as the minority, this builds FCA ontologies
+from the domain's corpus with only some of that language's documents, then
+scores the calibration's composed pages (`calibrate`: the domain corpus against
+the shipped background) twice: the minority language's pages by its own topic
+words (masked) and by all of W_T (unmasked). It prints the minority's share of
+the topic words, and for each way the AUC (`ranked_above`) and the best F1 of
+"R(p) > α". `--corpus DIR --topic T` adds a corpus of your own (every document).
+
+Run: python benchmarks/nameable_share.py [--keep 1 2 4] [--corpus DIR --topic T --domain D]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from kgcrawl.calibrate import corpora
+from kgcrawl.calibration_pages import compose_pages
+from kgcrawl.config import load_settings
+from kgcrawl.ontology.build import BuildOptions, build_ontology
+from kgcrawl.ontology.topic import topic_model_for
+from kgcrawl.scoring.relevance import nameable_words, page_relevance, topic_matcher
+from kgcrawl.scoring.thresholds import best_separation, ranked_above
+from kgcrawl.text.analysis import analyse_page
+from kgcrawl.text.corpus import read_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+KEEP = (1, 2, 4, 8, 16)  # documents of the minority language kept
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, help="a corpus of your own, scored whole")
+    parser.add_argument("--topic", help="its topic label")
+    parser.add_argument("--domain", default="own", help="its domain name")
+    parser.add_argument("--keep", type=int, nargs="+", default=KEEP,
+                        help="documents of the minority language kept, one build each")  # fmt: skip
+    args = parser.parse_args()
+    print(f"{'corpus':28} {'minority':8} {'share':>11}  {'AUC mask':>8} {'no mask':>8}"
+          f"  {'F1 mask':>7} {'no mask':>7}")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if args.corpus:
+            _row(args.corpus.name, args.corpus, args.topic, args.domain, args.corpus, work)
+            return
+        for domain in ("tourism", "rainstorm"):
+            settings = load_settings(domain)
+            documents = read_corpus(ROOT / "corpus" / domain).documents
+            for minority in ("zh", "en"):
+                own = [d for d in documents if _lang(d) == minority]
+                for keep in (k for k in args.keep if k < len(own)):
+                    folder = work / f"{domain}-{minority}{keep}" / domain
+                    folder.mkdir(parents=True)
+                    kept = [d for d in documents if _lang(d) != minority] + own[:keep]
+                    for i, doc in enumerate(kept):  # JSONL lines too: one file each
+                        (folder / f"{i}.txt").write_text(doc.text, encoding="utf-8")
+                    _row(f"{domain}, {keep} {minority} docs", folder, settings.topic, domain,
+                         ROOT / "corpus" / domain, work)  # fmt: skip
+
+
+def _lang(document) -> str:
+    return "zh" if document.lang == "zh" else "en"
+
+
+def _row(name: str, folder: Path, topic: str, domain: str, positives: Path, work: Path) -> None:
+    owl = work / f"{name.replace(' ', '_').replace(',', '')}.owl"
+    build_ontology(folder, BuildOptions(domain=domain, topic=topic, out=owl, lattice_dir=work))
+    values = {"ontology": str(owl), "topic": topic, "calibration.positives": str(positives)}
+    settings = load_settings("tourism", values)
+    settings = replace(settings, domain=domain)
+    model = topic_model_for(settings)
+    matcher = topic_matcher(model)
+    masks = nameable_words(matcher.words)
+    pos, neg, _ = corpora(settings)
+    scored: dict[str, tuple[list[float], list[float]]] = {}
+    pages = [(analyse_page(page, "http://calibration/", matcher), relevant)
+             for page, relevant in compose_pages(pos, neg, settings.calibration)]  # fmt: skip
+    for minority, mask in masks.items() if masks else [("-", None)]:
+        for way, chosen in (("mask", masks), ("no mask", {k: v for k, v in masks.items()
+                                                           if k != minority})):  # fmt: skip
+            scores: tuple[list[float], list[float]] = ([], [])
+            for analysis, relevant in pages:
+                r = page_relevance(analysis.counts, model.vector, chosen.get(analysis.lang))
+                scores[0 if relevant else 1].append(r)
+            scored[way] = scores
+        share = f"{int(mask.sum())}/{len(mask)}" if mask is not None else "-"
+        auc = [ranked_above(*scored[w]) for w in ("mask", "no mask")]
+        f1 = [best_separation(*scored[w]).f1 for w in ("mask", "no mask")]
+        print(f"{name:28} {minority:8} {share:>11}  {auc[0]:8.3f} {auc[1]:8.3f}"
+              f"  {f1[0]:7.3f} {f1[1]:7.3f}", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
