@@ -111,7 +111,7 @@ if TYPE_CHECKING:
     from kgcrawl.text.analysis import PageAnalysis
     from kgcrawl.text.corpus import Document
 
-CACHE_VERSION = 9  # bump when the making or scoring of calibration pages changes
+CACHE_VERSION = 8  # bump when the making or scoring of calibration pages changes
 
 
 class CalibrationError(KgcrawlError):

@@ -144,22 +144,7 @@ def topic_nameable(topic: TopicModel) -> dict[str, np.ndarray]:
     return nameable_words(topic_labels(topic))
 
 
-# **Interpretation** (nameable_words): a language needs this many topic words before its
-# pages are scored by those alone. With fewer, a page that names one of them, often a common
-# word the corpus made a concept, scores near 1 whatever it is about. Built from the shipped
-# corpora with only some documents of one language (benchmarks/nameable_share.py), the AUC
-# of R(p) on the calibration pages, that language's pages scored by its own words → by all
-# of W_T: with 1–6 such words, 10 of 14 builds were better scored by all of W_T (English
-# minorities −0.03 to −0.07, tourism's Chinese −0.005 to −0.027, rainstorm's Chinese +0.025
-# to +0.033), and a tester's volcano ontology (6 Chinese words of 67) went 0.426 → 0.902,
-# best F1 0.724 → 0.831; with 10–15 words 3 of 4 were better by their own (up to +0.043).
-# Every language of the shipped and demo ontologies has 58 or more: they score as before.
-LEAST_NAMEABLE = 8
-
-
-def nameable_words(
-    labels: Sequence[Sequence[str]], least: int = LEAST_NAMEABLE
-) -> dict[str, np.ndarray]:
+def nameable_words(labels: Sequence[Sequence[str]]) -> dict[str, np.ndarray]:
     """For each page language ("zh", "en": `lang_of`), the topic words with a label in it;
     a language every word has a label in is left out: its pages are scored by all of W_T.
     So is a language no word has a label in: a page in it names the topic only in words
@@ -169,20 +154,16 @@ def nameable_words(
     pages' median R 0.98 (the Chinese ones) against the on-topic 0.69, α 0.56 at F1
     0.74; scored by all of W_T, 0.51 against 0.68, α 0.60 at F1 0.92. In a 300-page
     crawl of the default sandbox with it, a Chinese page naming one label scored 1.0,
-    now 0.10. A language with fewer than `least` words (`LEAST_NAMEABLE`) is left out
-    for the same reason.
+    now 0.10.
 
-    >>> masks = nameable_words([("旅游", "tourism"), ("民宿",), ("hiking",)], least=1)
+    >>> masks = nameable_words([("旅游", "tourism"), ("民宿",), ("hiking",)])
     >>> {lang: mask.tolist() for lang, mask in masks.items()}
     {'zh': [True, True, False], 'en': [True, False, True]}
-    >>> nameable_words([("旅游", "tourism"), ("民宿", "homestay")], least=1)
+    >>> nameable_words([("旅游", "tourism"), ("民宿", "homestay")])
     {}
-    >>> nameable_words([("tourism",), ("homestay",)], least=1)
+    >>> nameable_words([("tourism",), ("homestay",)])
     {}
-    >>> few = [("火山",)] + [(f"word{i}",) for i in range(9)]  # 1 Chinese word, 9 English
-    >>> {lang: int(mask.sum()) for lang, mask in nameable_words(few).items()}
-    {'en': 9}
     """
     languages = [{lang_of(label) for label in word} for word in labels]
     masks = {lang: np.array([lang in word for word in languages], dtype=bool) for lang in LANGS}
-    return {lang: mask for lang, mask in masks.items() if least <= mask.sum() < len(mask)}
+    return {lang: mask for lang, mask in masks.items() if mask.any() and not mask.all()}

@@ -98,7 +98,7 @@ def test_ctrl_c_after_a_run_reached_its_budget_says_it_had_ended(sandbox, tmp_pa
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
         try:
-            connection, _ = graph.accept()  # the resume waits on its graph now
+            connection = _accept_from(graph, process.pid)  # the resume waits on its graph now
             process.send_signal(signal.SIGINT)
             stdout, stderr = process.communicate(timeout=60)
             connection.close()
@@ -108,3 +108,35 @@ def test_ctrl_c_after_a_run_reached_its_budget_says_it_had_ended(sandbox, tmp_pa
     assert process.returncode == 130
     assert stdout.strip() == "stopped; run end1 had ended (budget)"
     assert _count("end1") == (5, "budget")
+
+
+def _accept_from(listening: socket.socket, pid: int) -> socket.socket:
+    """The next connection to `listening` that process `pid` opened.
+
+    Other tests' processes run beside this one: a graph client whose server was killed
+    may knock on the same port. A SIGINT sent on such a connection reached the resume
+    before Python had installed its handler (an xdist worker's children start with
+    SIGINT ignored), and the resume then waited out its graph's 120 s read timeout.
+    """
+    while True:
+        connection, (_, port) = listening.accept()
+        if _socket_of(pid, port, listening.getsockname()[1]):
+            return connection
+        connection.close()
+
+
+def _socket_of(pid: int, local: int, remote: int) -> bool:
+    """True when process `pid` holds the loopback TCP socket from port `local` to `remote`."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        ports = (int(fields[1].rsplit(":", 1)[1], 16), int(fields[2].rsplit(":", 1)[1], 16))
+        if ports == (local, remote):
+            inodes.add(f"socket:[{fields[9]}]")
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            if os.readlink(fd) in inodes:
+                return True
+        except OSError:  # closed since it was listed
+            continue
+    return False

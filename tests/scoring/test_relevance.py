@@ -54,7 +54,7 @@ def test_relevance_is_1_for_a_page_shaped_like_the_topic_and_0_without_topic_wor
 
 def test_topic_words_a_page_cannot_name_in_its_language_are_left_out_of_w_t() -> None:
     # word 0 has labels in both languages, word 1 only a Chinese one, word 2 only an English
-    masks = nameable_words([("酒店", "hotel"), ("民宿",), ("hiking trail",)], least=1)
+    masks = nameable_words([("酒店", "hotel"), ("民宿",), ("hiking trail",)])
     assert masks["zh"].tolist() == [True, True, False] and masks["en"].tolist() == [
         True,
         False,
@@ -84,20 +84,6 @@ def test_a_page_in_a_language_the_ontology_has_no_label_in_is_scored_by_all_of_w
     counts = np.array([[0, 0, 0, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
     assert page_relevance(counts, W_T, masks.get("zh")) == pytest.approx(0.872872, abs=1e-6)
     assert page_relevance(counts, W_T, np.zeros(3, dtype=bool)) == pytest.approx(1.0)
-
-
-def test_a_language_with_fewer_than_least_topic_words_is_scored_by_all_of_w_t() -> None:
-    # One Chinese word of nine, eight English ones, W_T = (1, …, 1)
-    labels = [("气体",)] + [(f"word{i}",) for i in range(8)]
-    masks = nameable_words(labels)
-    assert list(masks) == ["en"] and masks["en"].sum() == 8  # 8 English words: enough
-    # A Chinese page naming 气体 once in its title: W_D = (2, 0, …, 0)
-    counts = np.zeros((9, 5))
-    counts[0, 0] = 1
-    w_t = np.ones(9)
-    # by its one word: R = 2 / (1 · 2) = 1; by all of W_T: R = 2 / (3 · 2) = 1/3
-    assert page_relevance(counts, w_t, nameable_words(labels, least=1)["zh"]) == 1.0
-    assert page_relevance(counts, w_t, masks.get("zh")) == pytest.approx(1 / 3, abs=1e-12)
 
 
 def test_a_word_seen_only_in_low_groups_weighs_less() -> None:
