@@ -114,15 +114,17 @@ def _accept_from(listening: socket.socket, pid: int) -> socket.socket:
     """The next connection to `listening` that process `pid` opened.
 
     Other tests' processes run beside this one: a graph client whose server was killed
-    may knock on the same port. A SIGINT sent on such a connection reached the resume
-    before Python had installed its handler (an xdist worker's children start with
-    SIGINT ignored), and the resume then waited out its graph's 120 s read timeout.
+    may knock on the same port. A SIGINT sent on such a connection can reach the resume
+    before Python has installed its handler (an xdist worker's children start with
+    SIGINT ignored), and the resume then waits out its graph's 120 s read timeout: it
+    hung this test once, under three workers.
     """
-    while True:
+    for _ in range(20):  # each accept waits at most the socket's timeout
         connection, (_, port) = listening.accept()
         if _socket_of(pid, port, listening.getsockname()[1]):
             return connection
         connection.close()
+    raise AssertionError(f"process {pid} never connected; 20 other connections came")
 
 
 def _socket_of(pid: int, local: int, remote: int) -> bool:
