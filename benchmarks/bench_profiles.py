@@ -40,6 +40,7 @@ from kgcrawl.config import load_settings
 from kgcrawl.crawl.decode import decode_html
 from kgcrawl.ontology.topic import topic_model_for
 from kgcrawl.scoring.relevance import page_relevance, topic_matcher
+from kgcrawl.scoring.thresholds import ranked_above
 from kgcrawl.text.analysis import analyse_page
 
 
@@ -63,15 +64,12 @@ class Figures:
 
 
 def auc(scores: np.ndarray, labels: np.ndarray) -> float:
-    """Area under the ROC curve: P(score of a relevant page > score of an irrelevant one),
-    a tie counting one half (pages that name no topic word all score 0)."""
-    from scipy.stats import rankdata
-
+    """Area under the ROC curve (`thresholds.ranked_above`, a tie counting one half: pages
+    that name no topic word all score 0); nan without pages of both kinds."""
     pos, neg = scores[labels], scores[~labels]
     if not len(pos) or not len(neg):
         return float("nan")
-    ranks = rankdata(np.concatenate([pos, neg]))  # ties share their mean rank
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+    return ranked_above(pos.tolist(), neg.tolist())
 
 
 def best_f1(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float]:

@@ -111,9 +111,9 @@ def ranked_above(relevant: Sequence[float], irrelevant: Sequence[float]) -> floa
     0.875
     """
     irr = sorted(irrelevant)
-    wins = sum(bisect_left(irr, r) + (bisect_right(irr, r) - bisect_left(irr, r)) / 2
-               for r in relevant)  # fmt: skip
-    return wins / (len(relevant) * len(irr)) if relevant and irr else 1.0
+    # below r: bisect_left; tied with r: bisect_right − bisect_left, each half a win
+    wins = sum(bisect_left(irr, r) + bisect_right(irr, r) for r in relevant) / 2
+    return wins / (len(relevant) * len(irr)) if len(relevant) and irr else 1.0
 
 
 def _separation(relevant: list[float], irrelevant: list[float], alpha: float) -> Separation:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ from rich.console import Console
 
 from kgcrawl.config import load_settings
 from kgcrawl.crawl.addresses import parse_resolve
-from kgcrawl.crawl.ray_workers import RayWorkers
+from kgcrawl.crawl.ray_workers import RayWorkers, unreachable
 from kgcrawl.crawl.state import RunState, committed_count
 from kgcrawl.crawl.view import run_details
 from kgcrawl.runner import CrawlRequest, crawl
@@ -216,7 +215,7 @@ def _crawl_through_a_ray_client(tmp_path, ray_tmp: str) -> subprocess.CompletedP
                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     try:
         deadline = time.monotonic() + 90
-        while not _listening(port):
+        while unreachable(f"127.0.0.1:{port}", timeout=1) is not None:
             assert time.monotonic() < deadline and head.poll() is None, "no Ray client server"
             time.sleep(0.2)
         env = {**os.environ, "KGCRAWL_HOME": str(tmp_path)}
@@ -232,11 +231,3 @@ def _crawl_through_a_ray_client(tmp_path, ray_tmp: str) -> subprocess.CompletedP
         if head.poll() is None:
             os.killpg(head.pid, signal.SIGKILL)  # the cluster: its processes are in the group
         head.wait(timeout=60)
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True
