@@ -75,7 +75,7 @@ class Calibration:
     # α at least this quantile of R(p) over the pages whose main text names no topic word
     # (scoring/navigation_floor.py), once `navigation_pages` of them (0: never) in one
     # language have been met, at the probe or later within the first `navigation_within`
-    # pages
+    # pages (later only when they came at that rate before the probe)
     navigation_quantile: float = 0.95
     navigation_pages: int = 20
     navigation_within: int = 1000

@@ -14,8 +14,9 @@ is above 0, leaving out those that score above the median R(p) of the pages whos
 main text does name a topic word and that the crawl's α passes. It is found once
 `min_pages` such pages of one language have been met (each language with as many
 gets its floor then), at the probe of α (`crawl/core.py` `_judge_pending`) or later
-within the first `calibration.navigation_within` pages. A crawl that focuses meets
-few such pages and keeps its α.
+within the first `calibration.navigation_within` pages, if they came at least at that
+rate before the probe (`Crawl._floor_out_of_reach`). A crawl that focuses meets few
+such pages and keeps its α.
 
 **Interpretation** (the spec calibrates α on the corpora only), with the figures
 that chose it (shipped pipelines, one worker):

@@ -140,3 +140,23 @@ def test_navigation_pages_above_the_crawls_own_relevant_ones_do_not_set_the_floo
     assert web.floors["zh"] == round(float(np.quantile(kept, 0.95)), 4)
     assert web.floors["zh"] < float(np.quantile(scores, 0.95))
     assert f1 >= 0.9 * best > 0
+
+
+def test_a_crawl_meeting_few_navigation_pages_stops_looking_for_a_floor_at_the_probe(
+    tmp_path, monkeypatch
+) -> None:
+    """fcits_oh through the small default world meets fewer pages whose main text names no
+    topic word by the probe than would make 20 within the first PAGES at that rate: it
+    stops looking for a floor there, and reads the pages after it with resiliparse, not
+    with trafilatura (`Crawl._floor_out_of_reach`)."""
+    monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
+    result, f1, best = _crawl("fcits_oh", "tourism", "default", PAGES, "focused")
+    assert not (result.web_alpha and result.web_alpha.floors) and f1 >= 0.9 * best > 0
+    pages = _logged(result)
+    navigation = sum(1 for _, r, _, _, m in pages[:PROBE] if r > 0 and not json.loads(m))
+    assert navigation * PAGES < 20 * PROBE
+    texts = [text for (text,) in _logged(result, "text")]
+    read = ["trafilatura" if n < PROBE else "resiliparse" for n in range(len(pages))]
+    assert texts == [_read_as(url, how) for (url, *_), how in zip(pages, read, strict=True)]
+    assert any(_read_as(url, "trafilatura") != text
+               for (url, *_), text in zip(pages[PROBE:], texts[PROBE:], strict=True))  # fmt: skip
