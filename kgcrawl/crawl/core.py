@@ -451,17 +451,16 @@ class Crawl:
         with trafilatura meanwhile, `extractor`): past the probe the floor is looked for
         only while such pages keep that rate, 4 in 200 with the shipped settings. Crawled
         with the floor off (every strategy, profile and domain, 1 000 pages, world seeds
-        0 and 1; `benchmarks/navigation_rules.py`), the crawls of the default and flat
-        profiles that found their floor after the probe had met 15–19 such pages by it
-        (FCOSA_G default tourism, its 20th at page 227; FCSA and FCTS default rainstorm,
-        FCTS flat rainstorm), and none that had met fewer than 4 found one; the focused
-        crawls met 0–2 (fcits_oh 0–1 on every world). On the sparse (English) profile,
-        12 crawls that had met 2–6 found one at pages 675–972, at R(p) 0.12–0.14, below
-        their α: it changed no page's judgement (the F1 of every crawl is the same with
-        and without it). A focused crawl therefore stops reading with trafilatura at the
-        probe, not at page 1 000: 3 000 pages of fcits_oh took 8.44 ms of CPU a page
-        instead of 9.03, and ran at 157 pages/s instead of 147 (medians of 4 interleaved
-        rounds, `bench_vs_scrapy.py`'s crawl, 8 in flight).
+        0–3: 240 crawls; `benchmarks/navigation_rules.py`), the 9 crawls of the default
+        and flat profiles that found their floor after the probe had met 15–19 such pages
+        by it (their 20th at pages 216–268), and none that had met fewer than 4 found
+        one. On the sparse (English) profile 12 crawls that had met 2–7 found one at
+        pages 675–988, at R(p) 0.115–0.143, below their α: with or without it every page
+        is judged alike, and the 7 of them that had met 2 or 3 lose it. fcits_oh met 0–1
+        such pages by the probe on the default and flat worlds (0–6 on sparse), so it
+        stops reading with trafilatura at the probe, not at page 1 000: 3 000 pages took
+        8.44 ms of CPU a page instead of 9.03, at 157 pages/s instead of 147 (medians of
+        4 interleaved rounds of `bench_vs_scrapy.py`'s crawl, 8 in flight).
         """
         cal = self.settings.calibration
         met = max(self._navigation.values(), default=0)
