@@ -451,10 +451,10 @@ class Crawl:
         with trafilatura meanwhile, `extractor`): past the probe the floor is looked for
         only while such pages keep that rate, 4 in 200 with the shipped settings. Crawled
         with the floor off (every strategy, profile and domain, 1 000 pages, world seeds
-        0–3: 240 crawls; `benchmarks/navigation_rules.py`), the 9 crawls of the default
+        0–3: 240 crawls; `benchmarks/navigation_rules.py`), the 8 crawls of the default
         and flat profiles that found their floor after the probe had met 15–19 such pages
         by it (their 20th at pages 216–268), and none that had met fewer than 4 found
-        one. On the sparse (English) profile 12 crawls that had met 2–7 found one at
+        one. On the sparse (English) profile 13 crawls that had met 2–7 found one at
         pages 675–988, at R(p) 0.115–0.143, below their α: with or without it every page
         is judged alike, and the 7 of them that had met 2 or 3 lose it. fcits_oh met 0–1
         such pages by the probe on the default and flat worlds (0–6 on sparse), so it
