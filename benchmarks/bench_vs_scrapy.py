@@ -1,7 +1,7 @@
 """kgcrawl against a fair Scrapy spider on the same sandbox world (issue 19).
 
 python benchmarks/bench_vs_scrapy.py [--pages 3000] [--workers 8] [--rounds 3]
-    [--strategy fcits_oh] [--profile default]
+    [--strategy fcits_oh] [--profile default] [--trees OLD_TREE .]
 
 One sandbox server (a child process, not measured) serves both crawlers; they
 run one after the other, interleaved A B A B A B, each in its own process tree:
@@ -13,7 +13,10 @@ tree (user + system, from wait4, which adds the reaped analysers) and peak RSS
 of the tree (the sum over its processes, sampled every 50 ms), and the CPU the
 server spent per page in that run: the server shares the machine's cores, so
 on 2 cores its CPU bounds what either crawler's wall rate can be. Printed as
-medians and as kgcrawl ÷ Scrapy ratios. Needs the `bench` extra (scrapy).
+medians and as kgcrawl ÷ Scrapy ratios. With `--trees`, kgcrawl runs from each
+source tree in turn (PYTHONPATH; OLD_TREE e.g. `git worktree add /tmp/old HEAD~1`),
+each round A B … then Scrapy, and each tree gets its own line of medians and
+ratios. Needs the `bench` extra (scrapy).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from pathlib import Path
 import psutil
 
 HERE = Path(__file__).resolve().parent
+FIGURES = (("pages_per_s", "wall pages/s"), ("cpu_ms", "CPU ms/page"),
+           ("peak_mb", "peak RSS MB"), ("server_ms", "server ms/page"))  # fmt: skip
 
 
 @dataclass
@@ -95,6 +100,7 @@ def measured(command: list[str], env: dict[str, str]) -> tuple[float, float, flo
 
 
 def kgcrawl_run(resolve: str, args, env: dict[str, str]) -> Run:
+    """One crawl by `python -m kgcrawl` from the source tree first on env's PYTHONPATH."""
     with tempfile.TemporaryDirectory() as home:
         command = [sys.executable, "-m", "kgcrawl", "crawl", "tourism", "--resolve", resolve,
                    "--max-pages", str(args.pages), "--workers", str(args.workers),
@@ -129,6 +135,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--strategy", default="fcits_oh")
     parser.add_argument("--profile", default="default")
+    parser.add_argument(
+        "--trees",
+        nargs="+",
+        type=Path,
+        default=[HERE.parent],
+        help="kgcrawl source trees to run, in turn (default: this one)",
+    )
     args = parser.parse_args()
 
     from kgcrawl.calibrate import resolve_thresholds
@@ -145,15 +158,17 @@ def main() -> None:
     keywords = [label for c in topic.ontology.concepts.values() for label in c.all_labels()]
     seeds = list(World(0, "default", args.profile).seeds("tourism"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), str(HERE)])}
+    trees = {_named(tree, args.trees): tree.resolve() for tree in args.trees}
     with sandbox_process(0, "default", profile=args.profile) as resolve:
         port = int(resolve[0].rsplit(":", 1)[1])
         (server,) = psutil.Process().children()
-        runs: dict[str, list[Run]] = {"kgcrawl": [], "scrapy": []}
+        runs: dict[str, list[Run]] = {name: [] for name in [*trees, "scrapy"]}
         for round_ in range(args.rounds):
-            for name in ("kgcrawl", "scrapy"):
+            for name in runs:
                 before = sum(server.cpu_times()[:2])
-                if name == "kgcrawl":
-                    run = kgcrawl_run(resolve[0], args, env)
+                if name in trees:
+                    tree_env = {**env, "PYTHONPATH": os.pathsep.join([str(trees[name]), str(HERE)])}
+                    run = kgcrawl_run(resolve[0], args, tree_env)
                 else:
                     run = scrapy_run(port, seeds, keywords, args, env)
                 run.server_cpu = sum(server.cpu_times()[:2]) - before
@@ -164,10 +179,17 @@ def main() -> None:
                       flush=True)  # fmt: skip
     print(f"\nmedians over {args.rounds} rounds, {args.pages} pages, {args.workers} in flight, "
           f"{args.strategy} vs Scrapy keyword best-first, profile {args.profile}:")  # fmt: skip
-    for key, label in (("pages_per_s", "wall pages/s"), ("cpu_ms", "CPU ms/page"),
-                       ("peak_mb", "peak RSS MB"), ("server_ms", "server ms/page")):  # fmt: skip
-        k, s = _median(runs["kgcrawl"], key), _median(runs["scrapy"], key)
-        print(f"  {label:13s} kgcrawl {k:7.2f}  scrapy {s:7.2f}  ratio {k / s:5.2f}x")
+    for name in trees:
+        if len(trees) > 1:
+            print(f" {name}:")
+        for key, label in FIGURES:
+            k, s = _median(runs[name], key), _median(runs["scrapy"], key)
+            print(f"  {label:13s} kgcrawl {k:7.2f}  scrapy {s:7.2f}  ratio {k / s:5.2f}x")
+
+
+def _named(tree: Path, trees: list[Path]) -> str:
+    """A tree's name in the output: "kgcrawl" when it is the only one, else its path."""
+    return "kgcrawl" if len(trees) == 1 else str(tree.resolve())
 
 
 if __name__ == "__main__":

@@ -268,8 +268,8 @@ class Crawl:
         `calibration.navigation_within` pages have passed, pages are therefore read as
         before (a page's text and mentions come from one extractor); so read, each of the
         60 crawls gives page by page the R(p) and the judgement it gave with trafilatura
-        throughout, and in a 3 000-page crawl (`bench_vs_scrapy.py`)
-        the analysis still costs 2 ms of CPU a page less. Nor may resiliparse read the
+        throughout, and in a 3 000-page crawl (`bench_vs_scrapy.py`) the analysis still
+        costs 2 ms of CPU a page less. Nor may resiliparse read the
         pages whose text it finds naming a topic word, trafilatura only the others (a page
         then counts as navigation when neither text names one): trafilatura's names none
         on 95 and 181 of the first 1 000 BFS pages of default and flat tourism where
