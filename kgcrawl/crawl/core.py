@@ -458,9 +458,10 @@ class Crawl:
         pages 675–988, at R(p) 0.115–0.143, below their α: with or without it every page
         is judged alike, and the 7 of them that had met 2 or 3 lose it. fcits_oh met 0–1
         such pages by the probe on the default and flat worlds (0–6 on sparse), so it
-        stops reading with trafilatura at the probe, not at page 1 000: 3 000 pages took
-        8.44 ms of CPU a page instead of 9.03, at 157 pages/s instead of 147 (medians of
-        4 interleaved rounds of `bench_vs_scrapy.py`'s crawl, 8 in flight).
+        stops reading with trafilatura at the probe, not at page 1 000: 3 000 pages, 8 in
+        flight, took 8.44 ms of CPU a page instead of 9.03 at 157 pages/s instead of 147
+        (medians of 4 interleaved rounds), and 9.29 instead of 9.99 at 145 instead of 130
+        on a slower day (3 rounds; `python benchmarks/bench_vs_scrapy.py --trees OLD .`).
         """
         cal = self.settings.calibration
         met = max(self._navigation.values(), default=0)
