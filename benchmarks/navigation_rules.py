@@ -7,7 +7,8 @@ its pages read with trafilatura as a crawl reads them while it may still find it
 replays 0.41 of the best under the plain 95th percentile, not 0.14 as read so).
 Each rule is then replayed over the pages as crawled, as crawl/core.py `_judge_pending`
 applies the shipped one: from the probe (200 pages) on, once 20 pages whose main text
-names no topic word have been met within the first 1 000, a page is judged relevant when
+names no topic word have been met within the first 1 000 (past the probe only if 4 had
+been met by it, `Crawl._floor_out_of_reach`), a page is judged relevant when
 the crawl judged it so and its R(p) is above the rule's floor. The F1 of that judgement
 against the truth is divided by the best threshold's. The crawl's path is the floor-off
 one: a floor that changes what a strategy does next is not replayed.
@@ -16,7 +17,8 @@ Rules: the 95th or 90th percentile of those pages' R(p), over all of them, or on
 those no higher than the median (the shipped rule, scoring/navigation_floor.py
 `navigation_floors`) or the 25th percentile of R(p) of the pages the crawl judged
 relevant whose main text names a topic word. Printed per rule: the crawls below 0.9 ×
-the best F1 and the worst ratio; with --crawls, each crawl's floor and ratio per rule.
+the best F1 and the worst ratio; with --crawls, each crawl's pages whose main text names
+no topic word met by the probe, and its floor and ratio per rule.
 
     python benchmarks/navigation_rules.py [--max-pages 1000] [--world-seed N] [--crawls]
 """
@@ -50,7 +52,11 @@ def floor(f: CrawlFigures, quantile: float, share: float | None, cal: Calibratio
     if cal.navigation_pages == 0 or len(f.navigation_at) < cal.navigation_pages:
         return 0.0
     met = max(cal.probe_pages, f.navigation_at[cal.navigation_pages - 1] + 1)
-    if met > min(len(f.pages), cal.navigation_within):
+    # found by the probe, or sought past it (crawl/core.py `_floor_out_of_reach`)
+    sought = met == cal.probe_pages or (
+        by_probe(f, cal) * cal.navigation_within >= cal.navigation_pages * cal.probe_pages
+    )
+    if met > min(len(f.pages), cal.navigation_within) or not sought:
         return 0.0
     navigation = {i for i in f.navigation_at if i < met}
     scores = [f.pages[i][0] for i in sorted(navigation)]
@@ -61,6 +67,11 @@ def floor(f: CrawlFigures, quantile: float, share: float | None, cal: Calibratio
     cut = float(np.quantile(passed, share)) if share is not None and passed else 1.0
     kept = [r for r in scores if r <= cut]
     return float(np.quantile(kept, quantile)) if kept else 0.0
+
+
+def by_probe(f: CrawlFigures, cal: Calibration) -> int:
+    """The pages whose main text names no topic word met by the probe."""
+    return sum(1 for i in f.navigation_at if i < cal.probe_pages)
 
 
 def ratio(f: CrawlFigures, at: float) -> float | None:
@@ -96,7 +107,8 @@ def main() -> None:
                 if r < 0.9:
                     below[name].append(f"{profile}/{domain}/{f.label} {r:.2f}")
         if args.crawls:
-            print(f"{profile}/{domain}/{f.label}: " + " | ".join(cells))
+            print(f"{profile}/{domain}/{f.label} ({by_probe(f, cal)} by the probe): "
+                  + " | ".join(cells))  # fmt: skip
     print(f"\n{args.max_pages} pages, world seed {args.world_seed}: crawls below 0.9 × the "
           "best F1 per floor rule (floor off: the pages as crawled)")  # fmt: skip
     print("| rule | crawls below | worst | which |\n| --- | ---: | ---: | --- |")
