@@ -8,7 +8,7 @@ replays 0.41 of the best under the plain 95th percentile, not 0.14 as read so).
 Each rule is then replayed over the pages as crawled, as crawl/core.py `_judge_pending`
 applies the shipped one: from the probe (200 pages) on, once 20 pages whose main text
 names no topic word have been met within the first 1 000 (past the probe only if 4 had
-been met by it, `Crawl._floor_out_of_reach`), a page is judged relevant when
+been met by it, `sought_past_probe`), a page is judged relevant when
 the crawl judged it so and its R(p) is above the rule's floor. The F1 of that judgement
 against the truth is divided by the best threshold's. The crawl's path is the floor-off
 one: a floor that changes what a strategy does next is not replayed.
@@ -33,7 +33,7 @@ from focus import CrawlFigures, grid_jobs, world_arguments
 from kgcrawl.config import Calibration
 from kgcrawl.crawl.strategies.base import REGISTRY
 from kgcrawl.evaluate.judge import TruthScores
-from kgcrawl.scoring.navigation_floor import navigation_floors
+from kgcrawl.scoring.navigation_floor import navigation_floors, sought_past_probe
 
 # the floor off, the pages read as while a crawl looks for its floor
 FLOOR_OFF = {"calibration.navigation_pages": "0", "crawl.main_text": "trafilatura"}
@@ -52,9 +52,8 @@ def floor(f: CrawlFigures, quantile: float, share: float | None, cal: Calibratio
     if cal.navigation_pages == 0 or len(f.navigation_at) < cal.navigation_pages:
         return 0.0
     met = max(cal.probe_pages, f.navigation_at[cal.navigation_pages - 1] + 1)
-    # found by the probe, or sought past it (crawl/core.py `_floor_out_of_reach`)
-    sought = met == cal.probe_pages or (
-        by_probe(f, cal) * cal.navigation_within >= cal.navigation_pages * cal.probe_pages
+    sought = met == cal.probe_pages or sought_past_probe(
+        by_probe(f, cal), cal.probe_pages, cal.navigation_pages, cal.navigation_within
     )
     if met > min(len(f.pages), cal.navigation_within) or not sought:
         return 0.0

@@ -30,7 +30,7 @@ from kgcrawl.crawl.trap_guard import TrapGuard
 from kgcrawl.ontology.topic import TopicModel
 from kgcrawl.scoring.anchors import CorpusStats
 from kgcrawl.scoring.evidence import EvidenceScorer, source_weights
-from kgcrawl.scoring.navigation_floor import floored, navigation_floors
+from kgcrawl.scoring.navigation_floor import floored, navigation_floors, sought_past_probe
 from kgcrawl.scoring.pagerank import PageRankGraph
 from kgcrawl.scoring.relevance import (
     dense_counts,
@@ -264,7 +264,7 @@ class Crawl:
         1 000, raised α to 0.38–0.53 over truly relevant pages, and 7 of 60 crawls fell
         below 0.9 × the best F1 (FCITS on flat tourism 0.98 → 0.66, FCOITS on flat rainstorm
         1.00 → 0.70; 1 000 pages, seed 0, `bench_focus.py`), where none had. Until the
-        floor is found, is no longer sought (`_floor_out_of_reach`) or
+        floor is found, is no longer sought (`sought_past_probe`) or
         `calibration.navigation_within` pages have passed, pages are therefore read as
         before (a page's text and mentions come from one extractor); so read, each of the
         60 crawls gives page by page the R(p) and the judgement it gave with trafilatura
@@ -435,37 +435,15 @@ class Crawl:
         if dp == cal.probe_pages:
             self._passed = self.counters.lp
             web = self._words_alpha()
-        if max(self._navigation.values(), default=0) >= cal.navigation_pages > 0:
+        met = max(self._navigation.values(), default=0)  # of one language
+        if met >= cal.navigation_pages > 0:
             web = self._navigation_floor(web, pages)
             self._pending = None
-        if (not cal.navigation_pages or dp >= cal.navigation_within
-                or (dp == cal.probe_pages and self._floor_out_of_reach())):  # fmt: skip
+        given_up = dp == cal.probe_pages and not sought_past_probe(
+            met, cal.probe_pages, cal.navigation_pages, cal.navigation_within)  # fmt: skip
+        if not cal.navigation_pages or dp >= cal.navigation_within or given_up:
             self._pending = None  # these pages are never judged again
         return () if web is None or web is self.web_alpha else self._judge_again(web, pages)
-
-    def _floor_out_of_reach(self) -> bool:
-        """At the probe: pages whose main text names no topic word have come too seldom to
-        make `navigation_pages` of one language within `navigation_within` at their rate.
-
-        **Interpretation** (issue 19: looking for the floor costs CPU, as pages are read
-        with trafilatura meanwhile, `extractor`): past the probe the floor is looked for
-        only while such pages keep that rate, 4 in 200 with the shipped settings. Crawled
-        with the floor off (every strategy, profile and domain, 1 000 pages, world seeds
-        0–3: 240 crawls; `benchmarks/navigation_rules.py`), the 8 crawls of the default
-        and flat profiles that found their floor after the probe had met 15–19 such pages
-        by it (their 20th at pages 216–268), and none that had met fewer than 4 found
-        one. On the sparse (English) profile 13 crawls that had met 2–7 found one at
-        pages 675–988, at R(p) 0.115–0.143, below their α: with or without it every page
-        is judged alike, and the 7 of them that had met 2 or 3 lose it. fcits_oh met 0–1
-        such pages by the probe on the default and flat worlds (0–6 on sparse), so it
-        stops reading with trafilatura at the probe, not at page 1 000: 3 000 pages, 8 in
-        flight, took 8.44 ms of CPU a page instead of 9.03 at 157 pages/s instead of 147
-        (medians of 4 interleaved rounds), and 9.29 instead of 9.99 at 145 instead of 130
-        on a slower day (3 rounds; `python benchmarks/bench_vs_scrapy.py --trees OLD .`).
-        """
-        cal = self.settings.calibration
-        met = max(self._navigation.values(), default=0)
-        return met * cal.navigation_within < cal.navigation_pages * cal.probe_pages
 
     def _words_alpha(self) -> WebAlpha | None:
         """α recalibrated on the topic words the probed pages name (scoring/web_alpha.py),

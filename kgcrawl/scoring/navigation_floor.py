@@ -15,7 +15,7 @@ main text does name a topic word and that the crawl's α passes. It is found onc
 `min_pages` such pages of one language have been met (each language with as many
 gets its floor then), at the probe of α (`crawl/core.py` `_judge_pending`) or later
 within the first `calibration.navigation_within` pages, if they came at least at that
-rate before the probe (`Crawl._floor_out_of_reach`). A crawl that focuses meets few
+rate before the probe (`sought_past_probe`). A crawl that focuses meets few
 such pages and keeps its α.
 
 **Interpretation** (the spec calibrates α on the corpora only), with the figures
@@ -99,6 +99,33 @@ def navigation_floors(
         if min_pages and len(values) >= min_pages and kept:
             floors[lang] = round(float(np.quantile(kept, quantile)), 4)
     return floors
+
+
+def sought_past_probe(met: int, probe: int, min_pages: int, within: int) -> bool:
+    """True when the `met` pages of one language whose main text names no topic word in the
+    first `probe` pages came at the rate that makes `min_pages` within the first `within`:
+    the floor is looked for past the probe only then (`crawl/core.py` `_judge_pending`).
+
+    **Interpretation** (issue 19: looking for the floor costs CPU, as pages are read
+    with trafilatura meanwhile, `Crawl.extractor`): past the probe the floor is looked for
+    only while such pages keep that rate, 4 in 200 with the shipped settings. Crawled
+    with the floor off (every strategy, profile and domain, 1 000 pages, world seeds
+    0–3: 240 crawls; `benchmarks/navigation_rules.py`), the 8 crawls of the default
+    and flat profiles that found their floor after the probe had met 15–19 such pages
+    by it (their 20th at pages 216–268), and none that had met fewer than 4 found
+    one. On the sparse (English) profile 13 crawls that had met 2–7 found one at
+    pages 675–988, at R(p) 0.115–0.143, below their α: with or without it every page
+    is judged alike, and the 7 of them that had met 2 or 3 lose it. fcits_oh met 0–1
+    such pages by the probe on the default and flat worlds (0–6 on sparse), so it
+    stops reading with trafilatura at the probe, not at page 1 000: 3 000 pages, 8 in
+    flight, took 8.44 ms of CPU a page instead of 9.03 at 157 pages/s instead of 147
+    (medians of 4 interleaved rounds), and 9.29 instead of 9.99 at 145 instead of 130
+    on a slower day (3 rounds; `python benchmarks/bench_vs_scrapy.py --trees OLD .`).
+
+    >>> sought_past_probe(4, 200, 20, 1000), sought_past_probe(3, 200, 20, 1000)
+    (True, False)
+    """
+    return met * within >= min_pages * probe
 
 
 def _by_language(pages: Iterable[tuple[str, float]]) -> dict[str, list[float]]:

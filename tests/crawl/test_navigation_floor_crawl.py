@@ -148,7 +148,7 @@ def test_a_crawl_meeting_few_navigation_pages_stops_looking_for_a_floor_at_the_p
     """fcits_oh through the small default world meets fewer pages whose main text names no
     topic word by the probe than would make 20 within the first PAGES at that rate: it
     stops looking for a floor there, and reads the pages after it with resiliparse, not
-    with trafilatura (`Crawl._floor_out_of_reach`)."""
+    with trafilatura (`navigation_floor.sought_past_probe`)."""
     monkeypatch.setenv("KGCRAWL_HOME", str(tmp_path / "home"))
     result, f1, best = _crawl("fcits_oh", "tourism", "default", PAGES, "focused")
     assert not (result.web_alpha and result.web_alpha.floors) and f1 >= 0.9 * best > 0
