@@ -32,5 +32,6 @@ def pytest_xdist_auto_num_workers(config) -> int | None:
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (cores or 1) + 1  # macOS has no sched_getaffinity
+    from kgcrawl.crawl.analysers import usable_cores
+
+    return usable_cores() + 1

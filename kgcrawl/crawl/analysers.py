@@ -49,9 +49,15 @@ def analyser_count(cores: int | None = None) -> int:
     a crawl's end stopped waiting on slow hosts (`crawl/dispatch.py`). An analyser peaks
     at ≈ 85 MB, so with more cores the second is worth its memory to a user.
     """
-    if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(2, (cores or 1) - 1))
+    return max(1, min(2, (usable_cores() if cores is None else cores) - 1))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity; all of them where the system has no
+    such call, as macOS)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def start_analysers(
