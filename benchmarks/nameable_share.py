@@ -92,20 +92,23 @@ def _row(name: str, folder: Path, topic: str, domain: str, positives: Path, work
     matcher = topic_matcher(model)
     masks = nameable_words(matcher.words)
     pos, neg, _ = corpora(settings)
-    scored: dict[str, tuple[list[float], list[float]]] = {}
     pages = [(analyse_page(page, "http://calibration/", matcher), relevant)
              for page, relevant in compose_pages(pos, neg, settings.calibration)]  # fmt: skip
+
+    def scored(chosen: dict) -> tuple[list[float], list[float]]:
+        """R(p) of the relevant and the irrelevant pages, each scored by `chosen`'s mask."""
+        scores: tuple[list[float], list[float]] = ([], [])
+        for analysis, relevant in pages:
+            r = page_relevance(analysis.counts, model.vector, chosen.get(analysis.lang))
+            scores[0 if relevant else 1].append(r)
+        return scores
+
+    masked = scored(masks)  # the same whichever language is the minority
     for minority, mask in masks.items() if masks else [("-", None)]:
-        for way, chosen in (("mask", masks), ("no mask", {k: v for k, v in masks.items()
-                                                           if k != minority})):  # fmt: skip
-            scores: tuple[list[float], list[float]] = ([], [])
-            for analysis, relevant in pages:
-                r = page_relevance(analysis.counts, model.vector, chosen.get(analysis.lang))
-                scores[0 if relevant else 1].append(r)
-            scored[way] = scores
+        ways = (masked, scored({k: v for k, v in masks.items() if k != minority}))
         share = f"{int(mask.sum())}/{len(mask)}" if mask is not None else "-"
-        auc = [ranked_above(*scored[w]) for w in ("mask", "no mask")]
-        f1 = [best_separation(*scored[w]).f1 for w in ("mask", "no mask")]
+        auc = [ranked_above(*way) for way in ways]
+        f1 = [best_separation(*way).f1 for way in ways]
         print(f"{name:28} {minority:8} {share:>11}  {auc[0]:8.3f} {auc[1]:8.3f}"
               f"  {f1[0]:7.3f} {f1[1]:7.3f}", flush=True)  # fmt: skip
 
