@@ -10,9 +10,10 @@ and `scrapy_peer.py` (lxml parse, link extraction, url/title/text item, keyword
 best-first, robots on, delay 0). Both keep `--workers` requests in flight.
 Per run: downloaded pages, wall pages/s, CPU ms per page of the whole process
 tree (user + system, from wait4, which adds the reaped analysers) and peak RSS
-of the tree (the sum over its processes, sampled every 50 ms), and the CPU the
-server spent per page in that run: the server shares the machine's cores, so
-on 2 cores its CPU bounds what either crawler's wall rate can be. Printed as
+of the tree (the sum over its processes, sampled every 50 ms), the CPU the
+server spent per page in that run (the server shares the machine's cores), and
+the cores both kept busy: a run near the machine's core count is bound by CPU,
+and only less CPU a page makes it faster. Printed as
 medians and as kgcrawl ÷ Scrapy ratios. With `--trees`, kgcrawl runs from each
 source tree in turn (PYTHONPATH; OLD_TREE e.g. `git worktree add /tmp/old HEAD~1`),
 each round A B … then Scrapy, and each tree gets its own line of medians and
@@ -39,7 +40,8 @@ import psutil
 
 HERE = Path(__file__).resolve().parent
 FIGURES = (("pages_per_s", "wall pages/s"), ("cpu_ms", "CPU ms/page"),
-           ("peak_mb", "peak RSS MB"), ("server_ms", "server ms/page"))  # fmt: skip
+           ("peak_mb", "peak RSS MB"), ("server_ms", "server ms/page"),
+           ("cores_busy", "cores busy"))  # fmt: skip
 
 
 @dataclass
@@ -61,6 +63,12 @@ class Run:
     @property
     def server_ms(self) -> float:
         return self.server_cpu / max(self.pages, 1) * 1000
+
+    @property
+    def cores_busy(self) -> float:
+        """The crawler's and the server's CPU over the run's wall time: on a machine of
+        N cores, a run near N could not go faster whatever the crawler did."""
+        return (self.cpu + self.server_cpu) / self.seconds
 
 
 def _tree_rss(process: psutil.Process) -> int:
@@ -175,7 +183,8 @@ def main() -> None:
                 runs[name].append(run)
                 print(f"round {round_ + 1} {name:8s} {run.pages} pages, {run.seconds:6.1f} s, "
                       f"{run.pages_per_s:6.1f} pages/s, {run.cpu_ms:5.2f} ms CPU/page, "
-                      f"peak RSS {run.peak_mb:5.0f} MB, server {run.server_ms:5.2f} ms CPU/page",
+                      f"peak RSS {run.peak_mb:5.0f} MB, server {run.server_ms:5.2f} ms CPU/page, "
+                      f"{run.cores_busy:4.2f} cores busy",
                       flush=True)  # fmt: skip
     print(f"\nmedians over {args.rounds} rounds, {args.pages} pages, {args.workers} in flight, "
           f"{args.strategy} vs Scrapy keyword best-first, profile {args.profile}:")  # fmt: skip
