@@ -36,6 +36,19 @@ def test_every_command_has_help_text() -> None:
         assert result.exit_code == 0, name
 
 
+def test_every_out_option_has_the_short_name_o() -> None:
+    root = typer.main.get_command(app)
+    outs = [
+        (name, param)
+        for name, command in _commands(root)
+        for param in command.params
+        if "--out" in param.opts
+    ]
+    assert {"build-ontology", "demo", "runs export", "sandbox manifest"} <= {n for n, _ in outs}
+    for name, param in outs:
+        assert "-o" in param.opts, f"`kgcrawl {name} --out` has no -o"
+
+
 @pytest.fixture(scope="module")
 def owl_file(tmp_path_factory):
     onto = Ontology(

@@ -52,7 +52,7 @@ def evaluate(
         list[str] | None, typer.Option("--resolve", help="HOST=ADDR:PORT (glob hosts), repeatable.")
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", help="Folder for metrics.csv, summary.md, plots.")
+        Path, typer.Option("--out", "-o", help="Folder for metrics.csv, summary.md, plots.")
     ] = Path("kgcrawl-evaluation"),
     force: Annotated[
         bool, typer.Option("--force", help="Replace an evaluation already in --out.")
@@ -91,7 +91,7 @@ def evaluate(
 @app.command("demo")
 def demo(
     out: Annotated[
-        Path, typer.Option("--out", help="Folder for report.md, plots, ontology versions.")
+        Path, typer.Option("--out", "-o", help="Folder for report.md, plots, ontology versions.")
     ] = Path("kgcrawl-demo"),
     domain: Annotated[
         str,

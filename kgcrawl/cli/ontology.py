@@ -63,7 +63,8 @@ def build_ontology(
     ] = None,
     base: Annotated[Path | None, typer.Option(help="Hand-built OWL to merge into.")] = None,
     out: Annotated[
-        Path | None, typer.Option(help="OWL file (default: ontologies/<domain>.fca.owl).")
+        Path | None,
+        typer.Option("--out", "-o", help="OWL file (default: ontologies/<domain>.fca.owl)."),
     ] = None,
     lattice_dir: Annotated[Path, typer.Option(help="Where .cxt and .gv/.svg go.")] = Path(
         "lattice"

@@ -56,6 +56,7 @@ def runs_export(
         Path | None,
         typer.Option(
             "--out",
+            "-o",
             help="A .csv or .jsonl file, or a folder to write into (default: standard output; "
             "markdown needs a folder).",
         ),
@@ -80,7 +81,7 @@ def runs_export(
 @runs_app.command("sample")
 def runs_sample(
     run_id: Annotated[str, typer.Argument(help="Run id.")],
-    out: Annotated[Path, typer.Option("--out", help="The file to write (JSON Lines).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The file to write (JSON Lines).")],
     pages: Annotated[
         int | None,
         typer.Option("--pages", min=1, help="How many (default: 200, which steadies α)."),

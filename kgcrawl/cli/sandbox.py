@@ -99,6 +99,7 @@ def sandbox_manifest(
         Path,
         typer.Option(
             "--out",
+            "-o",
             help="Output file: .jsonl (the format of evaluate --truth), .csv or .json.",
         ),
     ],

@@ -39,7 +39,7 @@ def test_truth_prints_labels_and_shares():
 
 def test_manifest_writes_the_bfs_pages(tmp_path):
     out = tmp_path / "tourism.csv"
-    args = ["sandbox", "manifest", "--domain", "tourism", "--max-pages", "60", "--out", str(out)]
+    args = ["sandbox", "manifest", "--domain", "tourism", "--max-pages", "60", "-o", str(out)]
     result = runner.invoke(app, [*args, "--size", "small"])
     assert result.exit_code == 0 and "60 pages" in result.output
     assert len(out.read_text(encoding="utf-8").splitlines()) == 61
