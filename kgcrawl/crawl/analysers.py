@@ -48,9 +48,9 @@ def analyser_count(cores: int | None = None) -> int:
     288 MB (1.87×); one 0.92–1.16×, 8.6–9.2 ms, 208–210 MB (1.35×), and 1.15–1.20× once
     a crawl's end stopped waiting on slow hosts (`crawl/dispatch.py`). An analyser peaks
     at ≈ 85 MB, so with more cores the second is worth its memory to a user. Measured
-    again with today's analysis (3 rounds, Scrapy in each): one analyser 1.36× Scrapy's
-    pages/s, 0.99× its CPU a page, 1.38× its RSS; two 1.42×, 1.07×, 1.88×, the machine
-    then at 1.70 of its 2 cores busy (`bench_vs_scrapy.py`'s "cores busy").
+    again on 2 cores as the analysis now is (3 rounds, Scrapy in each): one analyser
+    1.36× Scrapy's pages/s, 0.99× its CPU a page, 1.38× its RSS; two 1.42×, 1.07×,
+    1.88×, the machine then at 1.70 of its 2 cores busy (`bench_vs_scrapy.py`).
     """
     return max(1, min(2, (usable_cores() if cores is None else cores) - 1))
 
