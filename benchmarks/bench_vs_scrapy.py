@@ -165,8 +165,12 @@ def main() -> None:
     topic = topic_model_for(settings)
     keywords = [label for c in topic.ontology.concepts.values() for label in c.all_labels()]
     seeds = list(World(0, "default", args.profile).seeds("tourism"))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), str(HERE)])}
-    trees = {_named(tree, args.trees): tree.resolve() for tree in args.trees}
+    paths = [tree.resolve() for tree in args.trees]
+    for path in paths:  # else kgcrawl would come from wherever it is installed
+        if not (path / "kgcrawl" / "__init__.py").is_file():
+            parser.error(f"--trees {path}: not a kgcrawl source tree (no kgcrawl/__init__.py)")
+    # named "kgcrawl" when there is one tree, else by its path
+    trees = {"kgcrawl" if len(paths) == 1 else str(path): path for path in paths}
     with sandbox_process(0, "default", profile=args.profile) as resolve:
         port = int(resolve[0].rsplit(":", 1)[1])
         (server,) = psutil.Process().children()
@@ -175,10 +179,9 @@ def main() -> None:
             for name in runs:
                 before = sum(server.cpu_times()[:2])
                 if name in trees:
-                    tree_env = {**env, "PYTHONPATH": os.pathsep.join([str(trees[name]), str(HERE)])}
-                    run = kgcrawl_run(resolve[0], args, tree_env)
+                    run = kgcrawl_run(resolve[0], args, _env(trees[name]))
                 else:
-                    run = scrapy_run(port, seeds, keywords, args, env)
+                    run = scrapy_run(port, seeds, keywords, args, _env(HERE.parent))
                 run.server_cpu = sum(server.cpu_times()[:2]) - before
                 runs[name].append(run)
                 print(f"round {round_ + 1} {name:8s} {run.pages} pages, {run.seconds:6.1f} s, "
@@ -196,9 +199,9 @@ def main() -> None:
             print(f"  {label:13s} kgcrawl {k:7.2f}  scrapy {s:7.2f}  ratio {k / s:5.2f}x")
 
 
-def _named(tree: Path, trees: list[Path]) -> str:
-    """A tree's name in the output: "kgcrawl" when it is the only one, else its path."""
-    return "kgcrawl" if len(trees) == 1 else str(tree.resolve())
+def _env(tree: Path) -> dict[str, str]:
+    """This environment with `tree`'s kgcrawl first on the path, and these benchmarks."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(HERE)])}
 
 
 if __name__ == "__main__":
